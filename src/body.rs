@@ -1,0 +1,271 @@
+//! Body components: `Aabb`, `Velocity`, `Kinematic`, per-body switches and per-body state.
+
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
+use bevy::prelude::*;
+
+use crate::flags::PushFlags;
+use crate::tiles::TileKind;
+
+/// A physics body's box: centre and half extents in world units, y up.
+///
+/// This is the body's authoritative position: the physics reads and writes it, and the
+/// entity's [`Transform`] translation (x and y; z is left alone) is set from it when it is
+/// inserted and after every step. To teleport a body, write its `Aabb`, not its `Transform`.
+///
+/// Adding an `Aabb` makes an entity a body: [`Velocity`], [`PushFlags`], [`BodySwitches`],
+/// [`BodyState`], [`OldPosition`] and [`Transform`] arrive with it through `#[require]`.
+///
+/// Not to be confused with `bevy::camera::primitives::Aabb`, Bevy's 3D culling box: import
+/// this one through `bevy_platformer_physics::prelude`, or rename one of them on import.
+///
+/// # Invalid boxes
+///
+/// A box with a non-finite centre or half extents, or a half extent that is zero or negative,
+/// is left out of the simulation (not moved, not collided) with one `warn!` until it is fixed.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// fn spawn_player(mut commands: Commands) {
+///     // A 12 x 20 box standing at (100, 40), walking right at 60 units per second.
+///     commands.spawn((
+///         Aabb::new(Vec2::new(100.0, 40.0), Vec2::new(6.0, 10.0)),
+///         Velocity(Vec2::new(60.0, 0.0)),
+///     ));
+/// }
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+#[require(Velocity, PushFlags, BodySwitches, BodyState, OldPosition, Transform)]
+#[component(on_insert = sync_transform_on_insert)]
+pub struct Aabb {
+    /// Centre in world units.
+    pub center: Vec2,
+    /// Half the width and half the height; both must be positive.
+    pub half_extents: Vec2,
+}
+
+impl Default for Aabb {
+    /// A 1 x 1 box at the origin.
+    fn default() -> Self {
+        Self::new(Vec2::ZERO, Vec2::splat(0.5))
+    }
+}
+
+impl Aabb {
+    /// A box from its centre and half extents.
+    pub const fn new(center: Vec2, half_extents: Vec2) -> Self {
+        Self {
+            center,
+            half_extents,
+        }
+    }
+
+    /// A box from its centre and full size (width, height).
+    pub fn from_size(center: Vec2, size: Vec2) -> Self {
+        Self::new(center, size * 0.5)
+    }
+
+    /// The bottom-left corner.
+    pub fn min(&self) -> Vec2 {
+        self.center - self.half_extents
+    }
+
+    /// The top-right corner.
+    pub fn max(&self) -> Vec2 {
+        self.center + self.half_extents
+    }
+
+    /// Full width and height.
+    pub fn size(&self) -> Vec2 {
+        self.half_extents * 2.0
+    }
+
+    /// Whether the physics can simulate this box (finite, with positive half extents).
+    pub fn is_valid(&self) -> bool {
+        self.center.is_finite()
+            && self.half_extents.is_finite()
+            && self.half_extents.x > 0.0
+            && self.half_extents.y > 0.0
+    }
+}
+
+fn sync_transform_on_insert(mut world: DeferredWorld, context: HookContext) {
+    let Some(aabb) = world.get::<Aabb>(context.entity).copied() else {
+        return;
+    };
+    if let Some(mut transform) = world.get_mut::<Transform>(context.entity)
+        && aabb.center.is_finite()
+    {
+        transform.translation.x = aabb.center.x;
+        transform.translation.y = aabb.center.y;
+    }
+}
+
+/// Linear velocity in world units per second, y up.
+///
+/// Set it from your controller systems before [`PhysicsSystems::Integrate`]; the physics adds
+/// gravity, removes the part that runs into tiles or other bodies, and applies ground friction.
+/// A non-finite velocity is reset to zero with one `warn!`.
+///
+/// [`PhysicsSystems::Integrate`]: crate::PhysicsSystems::Integrate
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct Velocity(pub Vec2);
+
+/// Marks a body that moves only by its own [`Velocity`]: no gravity, no tile collision, and
+/// never pushed by other bodies, which move out of its way instead (moving platforms, doors).
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// fn spawn_lift(mut commands: Commands) {
+///     commands.spawn((
+///         Aabb::new(Vec2::new(200.0, 64.0), Vec2::new(24.0, 4.0)),
+///         Velocity(Vec2::new(0.0, 30.0)),
+///         Kinematic,
+///     ));
+/// }
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+#[require(Aabb)]
+pub struct Kinematic;
+
+/// Per-body switches (article 001's `HasWorldCollision`, `ApplyGravity`, `ApplyFriction`) and
+/// the two control inputs a platformer character needs: dropping through one-way platforms and
+/// climbing ladders.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// // A thrown bone that flies through walls and is not slowed on the ground.
+/// let switches = BodySwitches { world_collision: false, friction: false, ..default() };
+/// # let _ = switches;
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct BodySwitches {
+    /// Collide with the tile map (default `true`). When `false` the body moves freely through
+    /// tiles; it still collides with other bodies.
+    pub world_collision: bool,
+    /// Apply [`PhysicsConfig::gravity`] and the maximum fall speed (default `true`).
+    ///
+    /// [`PhysicsConfig::gravity`]: crate::PhysicsConfig::gravity
+    pub gravity: bool,
+    /// Apply [`PhysicsConfig::ground_friction`] while standing on tiles (default `true`).
+    ///
+    /// [`PhysicsConfig::ground_friction`]: crate::PhysicsConfig::ground_friction
+    pub friction: bool,
+    /// Fall through one-way platforms and ladder tops (default `false`).
+    ///
+    /// Keep it set for as long as the body should fall through, for example while the "down"
+    /// key is held: a body whose feet are less than [`PhysicsConfig::one_way_tolerance`] below
+    /// a platform's top is put back on it once the switch is cleared.
+    ///
+    /// [`PhysicsConfig::one_way_tolerance`]: crate::PhysicsConfig::one_way_tolerance
+    pub drop_through: bool,
+    /// Climb ladders (default `false`). While set *and* the box overlaps a ladder tile at the
+    /// start of the step, gravity is off, so your controller moves the body up and down with
+    /// its velocity (the velocity it had is kept: set it to zero to hang still); ladder tops do
+    /// not hold a climbing body, so it can climb down from the top.
+    pub climbing: bool,
+}
+
+impl Default for BodySwitches {
+    fn default() -> Self {
+        Self {
+            world_collision: true,
+            gravity: true,
+            friction: true,
+            drop_through: false,
+            climbing: false,
+        }
+    }
+}
+
+/// What the last step found about a body's surroundings in the tile map. Written by the
+/// physics; read it in your gameplay systems after [`PhysicsSystems::Respond`].
+///
+/// Whether the body stands on anything is in [`PushFlags::on_ground`].
+///
+/// [`PhysicsSystems::Respond`]: crate::PhysicsSystems::Respond
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct BodyState {
+    /// The box overlaps at least one [`TileKind::Ladder`] tile.
+    pub overlaps_ladder: bool,
+    /// The kind of tile the body stands on: `Solid` if any supporting tile is solid, else
+    /// `OneWay`, else `Ladder` (the top of a ladder). `None` when not standing on a tile.
+    pub standing_on: Option<TileKind>,
+    /// Warnings already given for this body, so each problem is reported once.
+    #[reflect(ignore)]
+    pub(crate) warned: u8,
+}
+
+/// The body's centre before the current step moved it (article 000's "old position").
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct OldPosition(pub Vec2);
+
+/// Bits of [`BodyState`]'s warning memory.
+pub(crate) mod warn_bits {
+    pub const INVALID_AABB: u8 = 1;
+    pub const BAD_VELOCITY: u8 = 2;
+    pub const OUTSIDE_MAP: u8 = 4;
+    pub const EMBEDDED: u8 = 8;
+}
+
+impl BodyState {
+    /// Returns `true` the first time `bit` is raised (so the caller warns once), and remembers it.
+    pub(crate) fn raise(&mut self, bit: u8) -> bool {
+        let first = self.warned & bit == 0;
+        self.warned |= bit;
+        first
+    }
+
+    /// Forgets `bit`, so the problem is reported again if it comes back.
+    pub(crate) fn clear(&mut self, bit: u8) {
+        self.warned &= !bit;
+    }
+
+    /// Whether `bit` is currently raised.
+    pub(crate) fn is_raised(&self, bit: u8) -> bool {
+        self.warned & bit != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aabb_validity() {
+        assert!(Aabb::default().is_valid());
+        assert!(!Aabb::new(Vec2::ZERO, Vec2::new(0.0, 1.0)).is_valid());
+        assert!(!Aabb::new(Vec2::ZERO, Vec2::new(-1.0, 1.0)).is_valid());
+        assert!(!Aabb::new(Vec2::NAN, Vec2::ONE).is_valid());
+        assert!(!Aabb::new(Vec2::ZERO, Vec2::new(f32::INFINITY, 1.0)).is_valid());
+    }
+
+    #[test]
+    fn aabb_corners_and_size() {
+        let b = Aabb::from_size(Vec2::new(10.0, 20.0), Vec2::new(4.0, 6.0));
+        assert_eq!(b.min(), Vec2::new(8.0, 17.0));
+        assert_eq!(b.max(), Vec2::new(12.0, 23.0));
+        assert_eq!(b.size(), Vec2::new(4.0, 6.0));
+    }
+
+    #[test]
+    fn warnings_are_raised_once_until_cleared() {
+        let mut s = BodyState::default();
+        assert!(s.raise(warn_bits::BAD_VELOCITY));
+        assert!(!s.raise(warn_bits::BAD_VELOCITY));
+        s.clear(warn_bits::BAD_VELOCITY);
+        assert!(s.raise(warn_bits::BAD_VELOCITY));
+    }
+}

@@ -1,0 +1,67 @@
+//! `PhysicsConfig`: the runtime tuning of the step (gravity, fall speed, friction, tolerances).
+
+use bevy::prelude::*;
+
+/// Runtime tuning of the physics, read at every step. Insert your own before or after adding
+/// [`PhysicsPlugin`](crate::PhysicsPlugin), or change it at any time.
+///
+/// All lengths are world units, all speeds world units per second, y up.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, PhysicsPlugin::default()))
+///     .insert_resource(PhysicsConfig {
+///         gravity: Vec2::new(0.0, -1500.0),
+///         max_fall_speed: 900.0,
+///         ..default()
+///     });
+/// ```
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct PhysicsConfig {
+    /// Acceleration applied to every body whose [`BodySwitches::gravity`] is on. Default
+    /// `(0, -980)`. Use `Vec2::ZERO` for a top-down game.
+    ///
+    /// [`BodySwitches::gravity`]: crate::BodySwitches::gravity
+    pub gravity: Vec2,
+    /// Gravity never makes a body fall faster than this (article 001's clamp). Default `1200`.
+    /// It does not limit speeds you set yourself.
+    pub max_fall_speed: f32,
+    /// How fast a body standing on tiles loses horizontal speed, per second: after standing for
+    /// `t` seconds its speed is multiplied by `exp(-ground_friction * t)`. Default `10`
+    /// (it keeps about 85% of its speed per 1/60 s step). `0` disables friction for everyone;
+    /// [`BodySwitches::friction`] disables it per body. A controller that sets the velocity
+    /// every step still moves at that speed: friction is applied after the move. Below
+    /// [`FRICTION_STOP_SPEED`](crate::tiles::collide::FRICTION_STOP_SPEED) the body stops.
+    ///
+    /// [`BodySwitches::friction`]: crate::BodySwitches::friction
+    pub ground_friction: f32,
+    /// How far below a one-way platform's (or ladder top's) top a body's feet may be and still
+    /// be put back on top of it when it is not moving up (article 001's jump-through
+    /// tolerance). Default `4`.
+    pub one_way_tolerance: f32,
+    /// Contacts closer than this are "touching": a path that passes a tile within this
+    /// distance, or an overlap smaller than this, is not a collision. It is grown by a few float
+    /// steps far from the origin. Default `0.001`.
+    pub contact_tolerance: f32,
+    /// A body found overlapping solid tiles is pushed out through their open faces. When it
+    /// overlaps them by more than this on every open face, it is left in place with one warning
+    /// and moves freely until it comes out. Default `64`.
+    pub max_depenetration: f32,
+}
+
+impl Default for PhysicsConfig {
+    fn default() -> Self {
+        Self {
+            gravity: Vec2::new(0.0, -980.0),
+            max_fall_speed: 1200.0,
+            ground_friction: 10.0,
+            one_way_tolerance: 4.0,
+            contact_tolerance: 1e-3,
+            max_depenetration: 64.0,
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! The `Integrate` system: remember the old position, check the body, apply gravity, and move
+//! the bodies that tile collision does not move (kinematic, or world collision off).
+
+use bevy::prelude::*;
+
+use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits};
+use crate::config::PhysicsConfig;
+use crate::flags::PushFlags;
+use crate::geometry::skin_at;
+use crate::tiles::collide::overlaps_kind;
+use crate::tiles::{TileKind, TileMap};
+
+/// Adds `gravity * dt` to `velocity`, then caps the speed along gravity at `max_fall_speed`.
+pub fn apply_gravity(velocity: Vec2, gravity: Vec2, max_fall_speed: f32, dt: f32) -> Vec2 {
+    let mut v = velocity + gravity * dt;
+    // Axis-aligned gravity (the usual case) is capped exactly on its axis.
+    if gravity.x == 0.0 && gravity.y != 0.0 {
+        let down = gravity.y.signum();
+        if v.y * down > max_fall_speed {
+            v.y = max_fall_speed * down;
+        }
+        return v;
+    }
+    if gravity.y == 0.0 && gravity.x != 0.0 {
+        let down = gravity.x.signum();
+        if v.x * down > max_fall_speed {
+            v.x = max_fall_speed * down;
+        }
+        return v;
+    }
+    let Some(down) = gravity.try_normalize() else {
+        return v;
+    };
+    let falling = v.dot(down);
+    if falling > max_fall_speed {
+        v += down * (max_fall_speed - falling);
+    }
+    v
+}
+
+type IntegrateQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut Aabb,
+        &'static mut Velocity,
+        &'static mut OldPosition,
+        &'static mut PushFlags,
+        &'static mut BodyState,
+        &'static BodySwitches,
+        Has<Kinematic>,
+    ),
+>;
+
+pub(crate) fn integrate(
+    time: Res<Time<Fixed>>,
+    config: Res<PhysicsConfig>,
+    map: Res<TileMap>,
+    mut bodies: IntegrateQuery,
+) {
+    let dt = time.timestep().as_secs_f32();
+    for (entity, mut aabb, mut velocity, mut old, mut flags, mut state, switches, kinematic) in
+        &mut bodies
+    {
+        flags.begin_step();
+        old.0 = aabb.center;
+        if !aabb.is_valid() {
+            if state.raise(warn_bits::INVALID_AABB) {
+                warn!(
+                    "body {entity} has an invalid Aabb {:?} (it needs a finite centre and \
+                     positive finite half extents); it is left out of the physics until fixed",
+                    *aabb
+                );
+            }
+            continue;
+        }
+        state.clear(warn_bits::INVALID_AABB);
+        if !velocity.is_finite() {
+            if state.raise(warn_bits::BAD_VELOCITY) {
+                warn!(
+                    "body {entity} has a non-finite velocity {}; it is set to zero",
+                    velocity.0
+                );
+            }
+            velocity.0 = Vec2::ZERO;
+        } else if state.is_raised(warn_bits::BAD_VELOCITY) {
+            state.clear(warn_bits::BAD_VELOCITY);
+        }
+        // Climbing holds only on a ladder, looked up where the body is now, so it takes effect
+        // on the very step the switch is set.
+        let climbing = switches.climbing
+            && overlaps_kind(
+                &map,
+                aabb.center,
+                aabb.half_extents,
+                skin_at(config.contact_tolerance, aabb.center),
+                TileKind::Ladder,
+            );
+        if !kinematic && switches.gravity && !climbing {
+            velocity.0 = apply_gravity(velocity.0, config.gravity, config.max_fall_speed, dt);
+        }
+        if kinematic || !switches.world_collision {
+            let moved = aabb.center + velocity.0 * dt;
+            aabb.center = moved;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_accelerates_and_caps_the_fall() {
+        let g = Vec2::new(0.0, -600.0);
+        assert_eq!(
+            apply_gravity(Vec2::ZERO, g, 1000.0, 0.5),
+            Vec2::new(0.0, -300.0)
+        );
+        assert_eq!(
+            apply_gravity(Vec2::new(5.0, -900.0), g, 1000.0, 0.5),
+            Vec2::new(5.0, -1000.0)
+        );
+        // Rising bodies are not capped.
+        assert_eq!(
+            apply_gravity(Vec2::new(0.0, 2000.0), g, 1000.0, 0.5),
+            Vec2::new(0.0, 1700.0)
+        );
+        // Sideways and slanted gravity are capped along their direction.
+        assert_eq!(
+            apply_gravity(Vec2::new(-900.0, 3.0), Vec2::new(-600.0, 0.0), 1000.0, 0.5),
+            Vec2::new(-1000.0, 3.0)
+        );
+        let slanted = apply_gravity(Vec2::ZERO, Vec2::new(3000.0, -4000.0), 1000.0, 1.0);
+        assert!((slanted - Vec2::new(600.0, -800.0)).length() < 1e-3);
+        // No gravity, no cap.
+        assert_eq!(
+            apply_gravity(Vec2::new(0.0, -5000.0), Vec2::ZERO, 10.0, 0.5).y,
+            -5000.0
+        );
+    }
+}

@@ -1,0 +1,92 @@
+//! 2D platformer physics for Bevy with axis-aligned boxes and a tile map.
+//!
+//! Add [`PhysicsPlugin`], insert a [`TileMap`], and give entities an [`Aabb`] and a
+//! [`Velocity`]: they fall, land, slide along walls, stand on one-way platforms, climb ladders
+//! and never pass through tiles, at any speed.
+//!
+//! # Quick start
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use bevy_platformer_physics::prelude::*;
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, PhysicsPlugin::default()))
+//!     .insert_resource(
+//!         TileMap::from_ascii(
+//!             "#......#\n\
+//!              #..--..#\n\
+//!              ########",
+//!             16.0,
+//!         )
+//!         .unwrap(),
+//!     );
+//! let body = app
+//!     .world_mut()
+//!     .spawn((Aabb::new(Vec2::new(24.0, 40.0), Vec2::splat(6.0)), Velocity::default()))
+//!     .id();
+//! // Run 60 fixed steps by hand (a real app just calls `app.run()`).
+//! for _ in 0..60 {
+//!     app.world_mut().run_schedule(FixedUpdate);
+//! }
+//! // It fell onto the floor, whose top is at y = 16.
+//! assert_eq!(app.world().get::<Aabb>(body).unwrap().center.y, 22.0);
+//! assert!(app.world().get::<PushFlags>(body).unwrap().on_ground());
+//! ```
+//!
+//! # The step
+//!
+//! Every step runs in the physics schedule (`FixedUpdate` by default) as the chained
+//! [`PhysicsSystems`]; one run of the schedule advances the physics by
+//! `Time<Fixed>::timestep()`, also when you run the schedule by hand (tests, servers, rollback).
+//!
+//! ```text
+//! your input systems      .before(PhysicsSystems::Integrate): set Velocity, jump, climb
+//!   -> Integrate          old position; bad input; gravity + max fall speed; kinematic moves
+//!   -> TileCollide        depenetrate; one-way snap; swept move-and-slide; flags; friction
+//!   -> UpdatePartition    (object-vs-object, coming next)
+//!   -> DetectPairs        (object-vs-object, coming next)
+//!   -> Respond            Transform follows Aabb
+//! your gameplay systems   .after(PhysicsSystems::Respond): read PushFlags, BodyState, Landed
+//! ```
+//!
+//! # Units and conventions
+//!
+//! World units (think pixels), seconds, y up. The [`Aabb`] is the body's position; its
+//! `Transform` follows it. Tiles outside the map are empty.
+//!
+//! # Cargo features
+//!
+//! | feature | default | what it adds |
+//! | --- | --- | --- |
+//! | *(none)* | yes | the headless physics: only `bevy` with `std` and `bevy_log` |
+
+#![warn(missing_docs)]
+
+pub mod body;
+pub mod config;
+pub mod flags;
+pub mod geometry;
+mod integrate;
+pub mod messages;
+mod plugin;
+pub mod schedule;
+pub mod tiles;
+mod writeback;
+
+pub use body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
+pub use config::PhysicsConfig;
+pub use flags::{PushFlags, Side};
+pub use integrate::apply_gravity;
+pub use messages::Landed;
+pub use plugin::PhysicsPlugin;
+pub use schedule::PhysicsSystems;
+pub use tiles::{TileKind, TileMap, TileMapError};
+
+/// Everything a game needs: `use bevy_platformer_physics::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        Aabb, BodyState, BodySwitches, Kinematic, Landed, OldPosition, PhysicsConfig,
+        PhysicsPlugin, PhysicsSystems, PushFlags, Side, TileKind, TileMap, TileMapError, Velocity,
+    };
+}

@@ -1,0 +1,90 @@
+//! `PhysicsPlugin`: registers the types, resources, messages and the chained step.
+
+use bevy::app::FixedMain;
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::prelude::*;
+
+use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
+use crate::config::PhysicsConfig;
+use crate::flags::{PushFlags, Side};
+use crate::integrate::integrate;
+use crate::messages::Landed;
+use crate::schedule::PhysicsSystems;
+use crate::tiles::{TileKind, TileMap, collide_tiles};
+use crate::writeback::write_transforms;
+
+/// Adds the platformer physics to an app.
+///
+/// It inserts [`PhysicsConfig`] and an empty [`TileMap`] unless you inserted your own,
+/// registers the [`Landed`] message, and runs the chained [`PhysicsSystems`] in `schedule`.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// // The default: one physics step per FixedUpdate run.
+/// App::new().add_plugins((MinimalPlugins, PhysicsPlugin::default()));
+///
+/// // Or in another schedule; each run still advances Time<Fixed>::timestep().
+/// App::new().add_plugins((MinimalPlugins, PhysicsPlugin::new(FixedPostUpdate)));
+/// ```
+pub struct PhysicsPlugin {
+    /// The schedule the step runs in (default `FixedUpdate`).
+    pub schedule: InternedScheduleLabel,
+}
+
+impl Default for PhysicsPlugin {
+    fn default() -> Self {
+        Self::new(FixedUpdate)
+    }
+}
+
+impl PhysicsPlugin {
+    /// The physics in `schedule`.
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+impl Plugin for PhysicsPlugin {
+    fn build(&self, app: &mut App) {
+        if self.schedule == FixedMain.intern() {
+            warn!("PhysicsPlugin in FixedMain runs no systems: use FixedUpdate");
+        }
+        app.init_resource::<PhysicsConfig>()
+            .init_resource::<TileMap>()
+            .add_message::<Landed>()
+            .register_type::<Aabb>()
+            .register_type::<Velocity>()
+            .register_type::<Kinematic>()
+            .register_type::<BodySwitches>()
+            .register_type::<BodyState>()
+            .register_type::<OldPosition>()
+            .register_type::<PushFlags>()
+            .register_type::<Side>()
+            .register_type::<TileKind>()
+            .register_type::<TileMap>()
+            .register_type::<PhysicsConfig>()
+            .configure_sets(
+                self.schedule,
+                (
+                    PhysicsSystems::Integrate,
+                    PhysicsSystems::TileCollide,
+                    PhysicsSystems::UpdatePartition,
+                    PhysicsSystems::DetectPairs,
+                    PhysicsSystems::Respond,
+                )
+                    .chain(),
+            )
+            .add_systems(
+                self.schedule,
+                (
+                    integrate.in_set(PhysicsSystems::Integrate),
+                    collide_tiles.in_set(PhysicsSystems::TileCollide),
+                    write_transforms.in_set(PhysicsSystems::Respond),
+                ),
+            );
+    }
+}

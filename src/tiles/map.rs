@@ -1,0 +1,371 @@
+//! `TileMap`: a dense row-major grid of tile kinds, built in code or from ASCII.
+
+use bevy::prelude::*;
+
+/// What a tile is made of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Reflect)]
+#[reflect(Default, Debug, PartialEq, Clone)]
+#[repr(u8)]
+pub enum TileKind {
+    /// Nothing: bodies pass.
+    #[default]
+    Empty,
+    /// A ladder: no collision, except that the top tile of a ladder column holds bodies like a
+    /// one-way platform. See [`BodySwitches::climbing`](crate::BodySwitches::climbing).
+    Ladder,
+    /// A one-way (jump-through) platform: only its top face collides, and only with bodies
+    /// coming from above.
+    OneWay,
+    /// A solid block.
+    Solid,
+}
+
+/// Why [`TileMap::from_ascii`] refused its input.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TileMapError {
+    /// The text has no rows.
+    Empty,
+    /// A character that is not a tile character.
+    UnknownChar {
+        /// The character.
+        ch: char,
+        /// 1-based line of the text (line 1 is the top row of the map).
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+    },
+    /// The tile size is not a positive finite number.
+    InvalidTileSize(f32),
+}
+
+impl core::fmt::Display for TileMapError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            TileMapError::Empty => write!(f, "the tile map text has no rows"),
+            TileMapError::UnknownChar { ch, line, column } => write!(
+                f,
+                "unknown tile character {ch:?} at line {line}, column {column} \
+                 (expected '#' solid, '-' one-way, 'H' ladder, '.' or ' ' empty)"
+            ),
+            TileMapError::InvalidTileSize(s) => {
+                write!(f, "tile size must be a positive finite number, got {s}")
+            }
+        }
+    }
+}
+
+impl core::error::Error for TileMapError {}
+
+/// The level's tiles: a dense grid, row-major, row 0 at the bottom (y up).
+///
+/// Tile `(x, y)` covers world `origin + [x, x + 1] * tile_size` horizontally and
+/// `origin + [y, y + 1] * tile_size` vertically. Everything outside the grid is
+/// [`TileKind::Empty`]: bodies that leave the map fall freely (with one warning).
+///
+/// Changing the resource (for example with [`set`](Self::set)) takes effect at the next step.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// // Line 1 is the top row. '#' solid, '-' one-way, 'H' ladder, '.' or ' ' empty.
+/// let mut map = TileMap::from_ascii(
+///     "#........#\n\
+///      #..--H...#\n\
+///      #....H...#\n\
+///      ##########",
+///     16.0,
+/// )
+/// .unwrap();
+/// assert_eq!((map.width(), map.height()), (10, 4));
+/// assert_eq!(map.get(0, 0), TileKind::Solid);
+/// assert_eq!(map.get(3, 2), TileKind::OneWay);
+/// assert_eq!(map.get(5, 1), TileKind::Ladder);
+/// map.set(4, 1, TileKind::Solid);
+/// assert_eq!(map.tile_at(Vec2::new(70.0, 20.0)), IVec2::new(4, 1));
+/// ```
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct TileMap {
+    width: u32,
+    height: u32,
+    tile_size: f32,
+    origin: Vec2,
+    tiles: Vec<TileKind>,
+}
+
+impl Default for TileMap {
+    /// An empty 0 x 0 map of 16-unit tiles: nothing to collide with.
+    fn default() -> Self {
+        Self::new(0, 0, 16.0)
+    }
+}
+
+impl TileMap {
+    /// An all-empty map of `width` x `height` tiles of `tile_size` units, origin at (0, 0).
+    ///
+    /// # Panics
+    ///
+    /// If `tile_size` is not a positive finite number, or `width * height` overflows `usize`.
+    pub fn new(width: u32, height: u32, tile_size: f32) -> Self {
+        assert!(
+            tile_size.is_finite() && tile_size > 0.0,
+            "{}",
+            TileMapError::InvalidTileSize(tile_size)
+        );
+        let len = (width as usize)
+            .checked_mul(height as usize)
+            .expect("tile map size overflows usize");
+        Self {
+            width,
+            height,
+            tile_size,
+            origin: Vec2::ZERO,
+            tiles: vec![TileKind::Empty; len],
+        }
+    }
+
+    /// Moves the map so that its bottom-left corner is at `origin` in world units.
+    pub fn with_origin(mut self, origin: Vec2) -> Self {
+        self.origin = origin;
+        self
+    }
+
+    /// Parses a map from text: one line per row, the first line is the **top** row.
+    ///
+    /// Characters: `#` solid, `-` one-way platform, `H` ladder, `.` or space empty. Lines
+    /// shorter than the longest are padded with empty tiles; a trailing newline is ignored.
+    pub fn from_ascii(text: &str, tile_size: f32) -> Result<Self, TileMapError> {
+        Self::from_ascii_with(text, tile_size, |_, _| None)
+    }
+
+    /// Like [`from_ascii`](Self::from_ascii), but `other` decides what any other character is
+    /// (it gets the character and its tile coordinate, and returns `None` to reject it). Use it
+    /// to read spawn points from the same text.
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_platformer_physics::prelude::*;
+    ///
+    /// let mut spawns = Vec::new();
+    /// let map = TileMap::from_ascii_with("#P.#\n####", 16.0, |ch, at| {
+    ///     (ch == 'P').then(|| {
+    ///         spawns.push(at);
+    ///         TileKind::Empty
+    ///     })
+    /// })
+    /// .unwrap();
+    /// assert_eq!(spawns, [IVec2::new(1, 1)]);
+    /// assert_eq!(map.get(1, 1), TileKind::Empty);
+    /// ```
+    pub fn from_ascii_with(
+        text: &str,
+        tile_size: f32,
+        mut other: impl FnMut(char, IVec2) -> Option<TileKind>,
+    ) -> Result<Self, TileMapError> {
+        if !(tile_size.is_finite() && tile_size > 0.0) {
+            return Err(TileMapError::InvalidTileSize(tile_size));
+        }
+        let rows: Vec<&str> = text.trim_end_matches(['\n', '\r']).lines().collect();
+        if rows.is_empty() || rows.iter().all(|r| r.is_empty()) {
+            return Err(TileMapError::Empty);
+        }
+        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        let height = rows.len();
+        let mut map = Self::new(width as u32, height as u32, tile_size);
+        for (line, row) in rows.iter().enumerate() {
+            let y = (height - 1 - line) as i32;
+            for (column, ch) in row.trim_end_matches('\r').chars().enumerate() {
+                let at = IVec2::new(column as i32, y);
+                let kind = match ch {
+                    '#' => TileKind::Solid,
+                    '-' => TileKind::OneWay,
+                    'H' => TileKind::Ladder,
+                    '.' | ' ' => TileKind::Empty,
+                    _ => other(ch, at).ok_or(TileMapError::UnknownChar {
+                        ch,
+                        line: line + 1,
+                        column: column + 1,
+                    })?,
+                };
+                map.set(at.x, at.y, kind);
+            }
+        }
+        Ok(map)
+    }
+
+    /// Width in tiles.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in tiles.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Side of a (square) tile in world units.
+    pub fn tile_size(&self) -> f32 {
+        self.tile_size
+    }
+
+    /// World position of the bottom-left corner of tile (0, 0).
+    pub fn origin(&self) -> Vec2 {
+        self.origin
+    }
+
+    /// The map's extent in world units.
+    pub fn bounds(&self) -> Rect {
+        Rect::from_corners(
+            self.origin,
+            self.origin + Vec2::new(self.width as f32, self.height as f32) * self.tile_size,
+        )
+    }
+
+    /// The tile at `(x, y)`, or `None` outside the map.
+    #[inline]
+    pub fn checked_get(&self, x: i32, y: i32) -> Option<TileKind> {
+        self.index(x, y).map(|i| self.tiles[i])
+    }
+
+    /// The tile at `(x, y)`; [`TileKind::Empty`] outside the map.
+    #[inline]
+    pub fn get(&self, x: i32, y: i32) -> TileKind {
+        self.checked_get(x, y).unwrap_or(TileKind::Empty)
+    }
+
+    /// Sets the tile at `(x, y)` and returns the old one, or returns `None` (and changes
+    /// nothing) when `(x, y)` is outside the map. Takes effect at the next physics step.
+    pub fn set(&mut self, x: i32, y: i32, kind: TileKind) -> Option<TileKind> {
+        let i = self.index(x, y)?;
+        Some(core::mem::replace(&mut self.tiles[i], kind))
+    }
+
+    /// Sets every tile of the inclusive rectangle `min..=max` that lies inside the map.
+    pub fn fill(&mut self, min: IVec2, max: IVec2, kind: TileKind) {
+        for y in min.y.max(0)..=max.y.min(self.height as i32 - 1) {
+            for x in min.x.max(0)..=max.x.min(self.width as i32 - 1) {
+                self.set(x, y, kind);
+            }
+        }
+    }
+
+    /// The tile coordinate containing world point `p` (it may lie outside the map).
+    /// Coordinates beyond `i32` saturate.
+    #[inline]
+    pub fn tile_at(&self, p: Vec2) -> IVec2 {
+        let t = ((p - self.origin) / self.tile_size).floor();
+        IVec2::new(t.x as i32, t.y as i32)
+    }
+
+    /// The world rectangle of tile `(x, y)` as `(min, max)` corners.
+    #[inline]
+    pub fn tile_rect(&self, x: i32, y: i32) -> (Vec2, Vec2) {
+        let min = self.origin + Vec2::new(x as f32, y as f32) * self.tile_size;
+        (min, min + Vec2::splat(self.tile_size))
+    }
+
+    /// The row-major tile slice, row 0 (the bottom row) first.
+    pub fn tiles(&self) -> &[TileKind] {
+        &self.tiles
+    }
+
+    /// Whether the top face of `(x, y)` holds bodies coming from above like a one-way platform:
+    /// a one-way tile, or the top tile of a ladder column, with no solid tile on top of it.
+    #[inline]
+    pub fn is_one_way_top(&self, x: i32, y: i32) -> bool {
+        match self.get(x, y) {
+            TileKind::OneWay => self.get(x, y + 1) != TileKind::Solid,
+            TileKind::Ladder => !matches!(self.get(x, y + 1), TileKind::Ladder | TileKind::Solid),
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn index(&self, x: i32, y: i32) -> Option<usize> {
+        (x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height)
+            .then(|| y as usize * self.width as usize + x as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_rows_are_top_first_and_padded() {
+        let map = TileMap::from_ascii("#\n#-H\n", 8.0).unwrap();
+        assert_eq!((map.width(), map.height()), (3, 2));
+        assert_eq!(map.get(0, 1), TileKind::Solid);
+        assert_eq!(map.get(1, 1), TileKind::Empty);
+        assert_eq!(map.get(1, 0), TileKind::OneWay);
+        assert_eq!(map.get(2, 0), TileKind::Ladder);
+    }
+
+    #[test]
+    fn ascii_errors_name_the_place() {
+        assert_eq!(
+            TileMap::from_ascii("..\n.x", 16.0),
+            Err(TileMapError::UnknownChar {
+                ch: 'x',
+                line: 2,
+                column: 2
+            })
+        );
+        assert_eq!(TileMap::from_ascii("", 16.0), Err(TileMapError::Empty));
+        assert_eq!(
+            TileMap::from_ascii("#", -1.0),
+            Err(TileMapError::InvalidTileSize(-1.0))
+        );
+        let msg = TileMap::from_ascii("?", 16.0).unwrap_err().to_string();
+        assert!(msg.contains("line 1, column 1"), "{msg}");
+    }
+
+    #[test]
+    fn outside_is_empty_and_set_outside_is_refused() {
+        let mut map = TileMap::new(2, 2, 16.0);
+        assert_eq!(map.get(-1, 0), TileKind::Empty);
+        assert_eq!(map.checked_get(2, 0), None);
+        assert_eq!(map.set(5, 5, TileKind::Solid), None);
+        assert_eq!(map.set(1, 1, TileKind::Solid), Some(TileKind::Empty));
+        assert_eq!(map.get(1, 1), TileKind::Solid);
+    }
+
+    #[test]
+    fn world_to_tile_uses_origin_and_floor() {
+        let map = TileMap::new(4, 4, 16.0).with_origin(Vec2::new(-32.0, 0.0));
+        assert_eq!(map.tile_at(Vec2::new(-32.0, 0.0)), IVec2::new(0, 0));
+        assert_eq!(map.tile_at(Vec2::new(-32.1, 15.9)), IVec2::new(-1, 0));
+        assert_eq!(
+            map.tile_rect(1, 2),
+            (Vec2::new(-16.0, 32.0), Vec2::new(0.0, 48.0))
+        );
+        assert_eq!(
+            map.tile_at(Vec2::new(f32::MAX, -f32::MAX)),
+            IVec2::new(i32::MAX, i32::MIN)
+        );
+    }
+
+    #[test]
+    fn ladder_top_and_one_way_top() {
+        let map = TileMap::from_ascii("-.\nH#\nH-", 16.0).unwrap();
+        assert!(map.is_one_way_top(0, 2));
+        assert!(map.is_one_way_top(0, 1), "top of the ladder column");
+        assert!(!map.is_one_way_top(0, 0), "ladder with ladder above");
+        assert!(!map.is_one_way_top(1, 0), "one-way under a solid tile");
+        assert!(!map.is_one_way_top(1, 1));
+    }
+
+    #[test]
+    fn fill_clips_to_the_map() {
+        let mut map = TileMap::new(3, 3, 1.0);
+        map.fill(IVec2::new(-5, 1), IVec2::new(10, 1), TileKind::Solid);
+        assert_eq!(
+            map.tiles()
+                .iter()
+                .filter(|t| **t == TileKind::Solid)
+                .count(),
+            3
+        );
+    }
+}

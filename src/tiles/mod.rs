@@ -1,0 +1,8 @@
+//! The tile map and body-vs-tile collision (articles 001 and 004).
+
+pub mod collide;
+mod map;
+mod system;
+
+pub use map::{TileKind, TileMap, TileMapError};
+pub(crate) use system::collide_tiles;

@@ -1,0 +1,130 @@
+//! Bad input never panics: NaN or infinite velocity or size, zero or negative size, a body far
+//! outside the map. Each gets one warning and a documented outcome; other bodies are unaffected.
+
+use bevy::prelude::*;
+
+use crate::common::*;
+
+fn level() -> TileMap {
+    ascii("..........\n..........\n..........\n##########")
+}
+
+/// Runs 60 steps of the level with a well-behaved body, plus `bad` (spawned by the closure),
+/// and returns: the good body's final position, the bad body's entity, the app, the warnings.
+fn run_with(bad: impl FnOnce(&mut App) -> Entity) -> (Vec2, Entity, App, usize) {
+    let ((good, bad, app), warnings) = count_warnings(|| {
+        let mut app = app(level());
+        let good = spawn(
+            &mut app,
+            Vec2::new(24.0, 50.0),
+            Vec2::splat(6.0),
+            Vec2::new(30.0, 0.0),
+        );
+        let bad = bad(&mut app);
+        step(&mut app, 60);
+        (pos(&app, good), bad, app)
+    });
+    (good, bad, app, warnings)
+}
+
+/// Where the good body ends when it is alone.
+fn reference() -> Vec2 {
+    run_with(|app| app.world_mut().spawn_empty().id()).0
+}
+
+#[test]
+fn nan_velocity_is_reset_to_zero_with_one_warning() {
+    let (good, bad, app, warnings) = run_with(|app| {
+        spawn(
+            app,
+            Vec2::new(100.0, 22.0),
+            Vec2::splat(6.0),
+            Vec2::new(f32::NAN, 1.0),
+        )
+    });
+    assert_eq!(warnings, 1);
+    assert_eq!(good, reference());
+    assert!(vel(&app, bad).is_finite());
+    assert_eq!(
+        pos(&app, bad),
+        Vec2::new(100.0, 22.0),
+        "reset to rest on the floor"
+    );
+}
+
+#[test]
+fn infinite_velocity_is_reset_to_zero_with_one_warning() {
+    let (good, bad, app, warnings) = run_with(|app| {
+        spawn(
+            app,
+            Vec2::new(100.0, 22.0),
+            Vec2::splat(6.0),
+            Vec2::new(0.0, f32::NEG_INFINITY),
+        )
+    });
+    assert_eq!(warnings, 1);
+    assert_eq!(good, reference());
+    assert_eq!(pos(&app, bad), Vec2::new(100.0, 22.0));
+}
+
+#[test]
+fn invalid_sizes_are_left_out_with_one_warning_each() {
+    for half in [
+        Vec2::new(f32::NAN, 6.0),
+        Vec2::new(6.0, f32::INFINITY),
+        Vec2::new(-6.0, 6.0),
+        Vec2::new(6.0, 0.0),
+        Vec2::ZERO,
+    ] {
+        let start = Vec2::new(100.0, 40.0);
+        let (good, bad, app, warnings) =
+            run_with(|app| spawn(app, start, half, Vec2::new(10.0, 0.0)));
+        assert_eq!(warnings, 1, "half {half}");
+        assert_eq!(good, reference(), "half {half}");
+        assert_eq!(pos(&app, bad), start, "half {half}: not simulated");
+    }
+}
+
+#[test]
+fn nan_position_is_left_out_with_one_warning() {
+    let (good, _, _, warnings) =
+        run_with(|app| spawn(app, Vec2::new(f32::NAN, 3.0), Vec2::splat(6.0), Vec2::ZERO));
+    assert_eq!(warnings, 1);
+    assert_eq!(good, reference());
+}
+
+#[test]
+fn a_fixed_body_is_simulated_again() {
+    let (_, bad, mut app, _) =
+        run_with(|app| spawn(app, Vec2::new(100.0, 40.0), Vec2::ZERO, Vec2::ZERO));
+    app.world_mut().get_mut::<Aabb>(bad).unwrap().half_extents = Vec2::splat(6.0);
+    step(&mut app, 60);
+    assert_eq!(pos(&app, bad).y, 22.0, "fell onto the floor once valid");
+}
+
+#[test]
+fn body_far_outside_the_map_warns_once_and_falls_freely() {
+    let start = Vec2::new(1.0e6, -1.0e6);
+    let (good, bad, app, warnings) =
+        run_with(|app| spawn(app, start, Vec2::splat(6.0), Vec2::ZERO));
+    assert_eq!(warnings, 1);
+    assert_eq!(good, reference());
+    let p = pos(&app, bad);
+    assert_eq!(p.x, start.x);
+    assert!(p.y < start.y - 100.0, "fell under gravity: {p}");
+}
+
+#[test]
+fn huge_finite_velocity_is_stopped_by_the_wall() {
+    let (good, bad, app, warnings) = run_with(|app| {
+        spawn(
+            app,
+            Vec2::new(100.0, 30.0),
+            Vec2::splat(6.0),
+            Vec2::new(0.0, -1.0e30),
+        )
+    });
+    assert_eq!(warnings, 0);
+    assert_eq!(good, reference());
+    assert_eq!(pos(&app, bad), Vec2::new(100.0, 22.0));
+}

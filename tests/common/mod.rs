@@ -1,0 +1,118 @@
+//! Shared helpers: a headless app with the plugin, exact fixed steps, spawning and reading
+//! bodies, capturing warnings.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use bevy::ecs::message::Messages;
+use bevy::log::tracing::{self, Event, Subscriber};
+use bevy::log::tracing_subscriber::{self, Layer, layer::Context, prelude::*};
+use bevy::prelude::*;
+pub use bevy_platformer_physics::prelude::*;
+
+/// The step used by every test: 1/60 s.
+pub const DT: f32 = 1.0 / 60.0;
+
+/// A headless app: MinimalPlugins + PhysicsPlugin, a 60 Hz fixed step, and `map`.
+pub fn app(map: TileMap) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, PhysicsPlugin::default()))
+        .insert_resource(Time::<Fixed>::from_duration(Duration::from_secs_f32(DT)))
+        .insert_resource(map);
+    app
+}
+
+/// The same app with gravity off (top-down tests, constant-velocity tests).
+pub fn app_without_gravity(map: TileMap) -> App {
+    let mut app = app(map);
+    app.world_mut().resource_mut::<PhysicsConfig>().gravity = Vec2::ZERO;
+    app
+}
+
+/// Parses an ASCII map of 16-unit tiles.
+pub fn ascii(text: &str) -> TileMap {
+    TileMap::from_ascii(text, 16.0).expect("test map parses")
+}
+
+/// Runs exactly `n` physics steps.
+pub fn step(app: &mut App, n: usize) {
+    for _ in 0..n {
+        app.world_mut().run_schedule(FixedUpdate);
+    }
+}
+
+/// Spawns a body.
+pub fn spawn(app: &mut App, center: Vec2, half: Vec2, velocity: Vec2) -> Entity {
+    app.world_mut()
+        .spawn((Aabb::new(center, half), Velocity(velocity)))
+        .id()
+}
+
+/// Spawns a body with friction off (so horizontal speed is kept on the ground).
+pub fn spawn_frictionless(app: &mut App, center: Vec2, half: Vec2, velocity: Vec2) -> Entity {
+    let e = spawn(app, center, half, velocity);
+    app.world_mut().get_mut::<BodySwitches>(e).unwrap().friction = false;
+    e
+}
+
+pub fn aabb(app: &App, e: Entity) -> Aabb {
+    *app.world().get::<Aabb>(e).unwrap()
+}
+
+pub fn pos(app: &App, e: Entity) -> Vec2 {
+    aabb(app, e).center
+}
+
+pub fn vel(app: &App, e: Entity) -> Vec2 {
+    app.world().get::<Velocity>(e).unwrap().0
+}
+
+pub fn set_vel(app: &mut App, e: Entity, v: Vec2) {
+    app.world_mut().get_mut::<Velocity>(e).unwrap().0 = v;
+}
+
+pub fn flags(app: &App, e: Entity) -> PushFlags {
+    *app.world().get::<PushFlags>(e).unwrap()
+}
+
+pub fn state(app: &App, e: Entity) -> BodyState {
+    *app.world().get::<BodyState>(e).unwrap()
+}
+
+pub fn switches(app: &mut App, e: Entity) -> Mut<'_, BodySwitches> {
+    app.world_mut().get_mut::<BodySwitches>(e).unwrap()
+}
+
+/// Removes and returns the `Landed` messages written so far.
+pub fn drain_landed(app: &mut App) -> Vec<Landed> {
+    app.world_mut()
+        .resource_mut::<Messages<Landed>>()
+        .drain()
+        .collect()
+}
+
+/// A map of `w` x `h` empty 16-unit tiles.
+pub fn empty_map(w: u32, h: u32) -> TileMap {
+    TileMap::new(w, h, 16.0)
+}
+
+/// Counts the `WARN` events this crate emits while `f` runs (single-threaded executor, so
+/// every system runs on this thread).
+pub fn count_warnings<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    struct Count(Arc<AtomicUsize>);
+    impl<S: Subscriber> Layer<S> for Count {
+        fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
+            let meta = event.metadata();
+            if *meta.level() == tracing::Level::WARN
+                && meta.target().starts_with("bevy_platformer_physics")
+            {
+                self.0.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+    }
+    let count = Arc::new(AtomicUsize::new(0));
+    let subscriber = tracing_subscriber::registry().with(Count(count.clone()));
+    let result = tracing::subscriber::with_default(subscriber, f);
+    (result, count.load(Ordering::SeqCst))
+}

@@ -1,0 +1,19 @@
+//! Integration tests on a headless App, one module per behaviour (see DESIGN.md: one test
+//! binary links once).
+
+mod common;
+
+mod bad_input;
+mod corners;
+mod determinism;
+mod ghost;
+mod jumps;
+mod ladders;
+mod landing;
+mod one_way;
+mod properties;
+mod seams;
+mod sliding;
+mod stepping;
+mod tunnelling;
+mod world;
