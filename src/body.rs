@@ -5,6 +5,8 @@ use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
 use crate::flags::PushFlags;
+use crate::pairs::Contacts;
+use crate::partition::{GridAreas, leave_partition_hook};
 use crate::tiles::TileKind;
 
 /// A physics body's box: centre and half extents in world units, y up.
@@ -14,7 +16,9 @@ use crate::tiles::TileKind;
 /// inserted and after every step. To teleport a body, write its `Aabb`, not its `Transform`.
 ///
 /// Adding an `Aabb` makes an entity a body: [`Velocity`], [`PushFlags`], [`BodySwitches`],
-/// [`BodyState`], [`OldPosition`] and [`Transform`] arrive with it through `#[require]`.
+/// [`BodyState`], [`OldPosition`], [`GridAreas`], [`Contacts`] and [`Transform`] arrive with it
+/// through `#[require]`. Removing the `Aabb` (or despawning) takes the body out of the
+/// [`Partition`](crate::partition::Partition) at once.
 ///
 /// Not to be confused with `bevy::camera::primitives::Aabb`, Bevy's 3D culling box: import
 /// this one through `bevy_platformer_physics::prelude`, or rename one of them on import.
@@ -38,8 +42,17 @@ use crate::tiles::TileKind;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
-#[require(Velocity, PushFlags, BodySwitches, BodyState, OldPosition, Transform)]
-#[component(on_insert = sync_transform_on_insert)]
+#[require(
+    Velocity,
+    PushFlags,
+    BodySwitches,
+    BodyState,
+    OldPosition,
+    GridAreas,
+    Contacts,
+    Transform
+)]
+#[component(on_insert = sync_transform_on_insert, on_remove = leave_partition_hook)]
 pub struct Aabb {
     /// Centre in world units.
     pub center: Vec2,
@@ -202,6 +215,9 @@ pub struct BodyState {
     /// The kind of tile the body stands on: `Solid` if any supporting tile is solid, else
     /// `OneWay`, else `Ladder` (the top of a ladder). `None` when not standing on a tile.
     pub standing_on: Option<TileKind>,
+    /// The velocity of the body this one stands on (the one rising fastest when several);
+    /// zero on tiles or in the air. Use it to carry a character along on a moving platform.
+    pub ground_velocity: Vec2,
     /// Warnings already given for this body, so each problem is reported once.
     #[reflect(ignore)]
     pub(crate) warned: u8,

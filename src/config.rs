@@ -51,6 +51,13 @@ pub struct PhysicsConfig {
     /// overlaps them by more than this on every open face, it is left in place with one warning
     /// and moves freely until it comes out. Default `64`.
     pub max_depenetration: f32,
+    /// Side of a [`Partition`](crate::partition::Partition) cell, in tiles (article 000's
+    /// 16 x 16). Changing it rebuilds the partition at the next step. Default `16`.
+    pub partition_cell_tiles: u32,
+    /// Pair detection and response run on Bevy's compute task pool when at least this many
+    /// bodies are partitioned (below it, spreading the work costs more than it saves). The
+    /// results are bit-identical either way. Default `2048`.
+    pub parallel_min_bodies: usize,
 }
 
 impl Default for PhysicsConfig {
@@ -62,6 +69,8 @@ impl Default for PhysicsConfig {
             one_way_tolerance: 4.0,
             contact_tolerance: 1e-3,
             max_depenetration: 64.0,
+            partition_cell_tiles: 16,
+            parallel_min_bodies: 2048,
         }
     }
 }

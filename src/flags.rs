@@ -125,6 +125,12 @@ impl PushFlags {
         self.bits = (self.bits & !0x000F) | u16::from(sides & 0xF) << TILE_NOW;
     }
 
+    /// Marks an object contact on `side` this step.
+    #[inline]
+    pub(crate) fn set_object(&mut self, side: Side) {
+        self.bits |= side.bit() << OBJECT_NOW;
+    }
+
     #[inline]
     fn get(&self, group: u16, side: Side) -> bool {
         self.bits & (side.bit() << group) != 0
@@ -163,12 +169,13 @@ mod tests {
     fn begin_step_moves_now_to_last() {
         let mut f = PushFlags::default();
         f.set_tile_sides(side_bit(Side::Bottom) | side_bit(Side::Left));
-        assert!(f.on_ground() && f.pushes_tile(Side::Left) && !f.pushes_object(Side::Bottom));
-        assert!(!f.pushed(Side::Bottom));
+        f.set_object(Side::Top);
+        assert!(f.on_ground() && f.pushes_tile(Side::Left) && f.pushes_object(Side::Top));
+        assert!(!f.pushes_object(Side::Bottom) && !f.pushed(Side::Bottom));
         f.begin_step();
         assert!(!f.on_ground() && f.was_on_ground());
-        assert!(f.pushed_tile(Side::Left) && !f.pushed_object(Side::Left));
-        assert!(!f.pushes(Side::Left));
+        assert!(f.pushed_tile(Side::Left) && f.pushed_object(Side::Top));
+        assert!(!f.pushed_object(Side::Left) && !f.pushes(Side::Top));
         f.begin_step();
         assert_eq!(f.bits(), 0);
     }

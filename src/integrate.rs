@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits};
 use crate::config::PhysicsConfig;
-use crate::flags::PushFlags;
+use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
@@ -99,6 +99,11 @@ pub(crate) fn integrate(
             );
         if !kinematic && switches.gravity && !climbing {
             velocity.0 = apply_gravity(velocity.0, config.gravity, config.max_fall_speed, dt);
+        }
+        // Resting contact: a body that stood on another body does not fall faster than its
+        // support, so stacks do not sink into each other and rising platforms carry riders.
+        if !kinematic && flags.pushed_object(Side::Bottom) {
+            velocity.y = velocity.y.max(state.ground_velocity.y);
         }
         if kinematic || !switches.world_collision {
             let moved = aabb.center + velocity.0 * dt;

@@ -44,9 +44,10 @@
 //! your input systems      .before(PhysicsSystems::Integrate): set Velocity, jump, climb
 //!   -> Integrate          old position; bad input; gravity + max fall speed; kinematic moves
 //!   -> TileCollide        depenetrate; one-way snap; swept move-and-slide; flags; friction
-//!   -> UpdatePartition    (object-vs-object, coming next)
-//!   -> DetectPairs        (object-vs-object, coming next)
-//!   -> Respond            Transform follows Aabb
+//!   -> UpdatePartition    moved bodies change cells in the Partition (incremental)
+//!   -> DetectPairs        per cell, each pair once; CollisionData into both bodies' Contacts
+//!   -> Respond            per body from its own Contacts: speed-ratio split, axis choice,
+//!                         accumulated offset; object PushFlags; Transform follows Aabb
 //! your gameplay systems   .after(PhysicsSystems::Respond): read PushFlags, BodyState, Landed
 //! ```
 //!
@@ -69,7 +70,11 @@ pub mod flags;
 pub mod geometry;
 mod integrate;
 pub mod messages;
+pub mod pairs;
+mod parallel;
+pub mod partition;
 mod plugin;
+pub mod response;
 pub mod schedule;
 pub mod tiles;
 mod writeback;
@@ -79,6 +84,8 @@ pub use config::PhysicsConfig;
 pub use flags::{PushFlags, Side};
 pub use integrate::apply_gravity;
 pub use messages::Landed;
+pub use pairs::{CollisionData, Contacts, PhysicsStats};
+pub use partition::{CellRange, GridArea, GridAreas, Partition, PartitionError};
 pub use plugin::PhysicsPlugin;
 pub use schedule::PhysicsSystems;
 pub use tiles::{TileKind, TileMap, TileMapError};
@@ -86,7 +93,8 @@ pub use tiles::{TileKind, TileMap, TileMapError};
 /// Everything a game needs: `use bevy_platformer_physics::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Aabb, BodyState, BodySwitches, Kinematic, Landed, OldPosition, PhysicsConfig,
-        PhysicsPlugin, PhysicsSystems, PushFlags, Side, TileKind, TileMap, TileMapError, Velocity,
+        Aabb, BodyState, BodySwitches, CollisionData, Contacts, GridAreas, Kinematic, Landed,
+        OldPosition, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats, PhysicsSystems,
+        PushFlags, Side, TileKind, TileMap, TileMapError, Velocity,
     };
 }

@@ -9,6 +9,9 @@ use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
 use crate::messages::Landed;
+use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
+use crate::partition::{GridAreas, Partition, update_partition};
+use crate::response::{report_object_landings, respond_to_contacts};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::{TileKind, TileMap, collide_tiles};
 use crate::writeback::write_transforms;
@@ -55,6 +58,8 @@ impl Plugin for PhysicsPlugin {
         }
         app.init_resource::<PhysicsConfig>()
             .init_resource::<TileMap>()
+            .init_resource::<Partition>()
+            .init_resource::<PhysicsStats>()
             .add_message::<Landed>()
             .register_type::<Aabb>()
             .register_type::<Velocity>()
@@ -67,6 +72,10 @@ impl Plugin for PhysicsPlugin {
             .register_type::<TileKind>()
             .register_type::<TileMap>()
             .register_type::<PhysicsConfig>()
+            .register_type::<GridAreas>()
+            .register_type::<Contacts>()
+            .register_type::<CollisionData>()
+            .register_type::<PhysicsStats>()
             .configure_sets(
                 self.schedule,
                 (
@@ -83,7 +92,15 @@ impl Plugin for PhysicsPlugin {
                 (
                     integrate.in_set(PhysicsSystems::Integrate),
                     collide_tiles.in_set(PhysicsSystems::TileCollide),
-                    write_transforms.in_set(PhysicsSystems::Respond),
+                    update_partition.in_set(PhysicsSystems::UpdatePartition),
+                    detect_pairs.in_set(PhysicsSystems::DetectPairs),
+                    (
+                        respond_to_contacts,
+                        report_object_landings,
+                        write_transforms,
+                    )
+                        .chain()
+                        .in_set(PhysicsSystems::Respond),
                 ),
             );
     }

@@ -49,7 +49,7 @@ fn app_update_runs_the_requested_number_of_fixed_steps() {
 #[test]
 fn physics_can_run_in_another_schedule() {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, PhysicsPlugin::new(FixedPostUpdate)))
+    app.add_plugins((minimal_plugins(), PhysicsPlugin::new(FixedPostUpdate)))
         .insert_resource(Time::<Fixed>::from_duration(Duration::from_millis(10)));
     app.world_mut().resource_mut::<PhysicsConfig>().gravity = Vec2::ZERO;
     let body = spawn(&mut app, Vec2::ZERO, Vec2::ONE, Vec2::new(100.0, 0.0));

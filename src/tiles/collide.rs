@@ -264,7 +264,8 @@ pub fn snap_onto_one_way(
 }
 
 /// Sweeps the body through `velocity * dt`, stopping and sliding at the first contacts (step 3).
-/// Returns the sides that made contact during the move.
+/// At each contact the velocity's component into the face is removed. Returns the sides that
+/// made contact during the move.
 pub fn move_and_slide(
     map: &TileMap,
     body: &mut TileBody,
@@ -272,7 +273,58 @@ pub fn move_and_slide(
     dt: f32,
     skin_base: f32,
 ) -> u8 {
-    let mut rest = body.velocity * dt;
+    let velocity = &mut body.velocity;
+    slide(
+        map,
+        &mut body.center,
+        body.half,
+        *velocity * dt,
+        pass,
+        skin_base,
+        |hit| {
+            let v = hit.axis.of_mut(velocity);
+            if *v * hit.normal_sign < 0.0 {
+                *v = 0.0;
+            }
+        },
+    )
+}
+
+/// Moves a box by `displacement` through the tiles, stopping and sliding at open faces like
+/// [`move_and_slide`] but leaving any velocity alone (object response uses it, so a body pushed
+/// by another body is never pushed into a tile). Returns the new centre.
+pub fn sweep_displacement(
+    map: &TileMap,
+    center: Vec2,
+    half: Vec2,
+    displacement: Vec2,
+    pass: PassThrough,
+    skin_base: f32,
+) -> Vec2 {
+    let mut center = center;
+    slide(
+        map,
+        &mut center,
+        half,
+        displacement,
+        pass,
+        skin_base,
+        |_| {},
+    );
+    center
+}
+
+/// The sweep shared by [`move_and_slide`] and [`sweep_displacement`]; `on_hit` sees each contact.
+fn slide(
+    map: &TileMap,
+    center: &mut Vec2,
+    half: Vec2,
+    displacement: Vec2,
+    pass: PassThrough,
+    skin_base: f32,
+    mut on_hit: impl FnMut(SweepHit),
+) -> u8 {
+    let mut rest = displacement;
     let mut sides = 0;
     // Every contact removes one axis of the remaining motion, so two rounds suffice; the third
     // only moves the body when the second contact ended the motion early.
@@ -280,22 +332,18 @@ pub fn move_and_slide(
         if rest == Vec2::ZERO || !rest.is_finite() {
             break;
         }
-        let end = body.center + rest;
         // The skin follows the body's own position: the far end of a huge displacement would
         // make it huge.
-        let skin = skin_at(skin_base, body.center);
-        let Some(hit) = first_contact(map, body.center, body.half, rest, skin, pass) else {
-            body.center = end;
+        let skin = skin_at(skin_base, *center);
+        let Some(hit) = first_contact(map, *center, half, rest, skin, pass) else {
+            *center += rest;
             break;
         };
-        body.center += rest * hit.time;
-        *hit.axis.of_mut(&mut body.center) = hit.face;
+        *center += rest * hit.time;
+        *hit.axis.of_mut(center) = hit.face;
         rest *= 1.0 - hit.time;
         *hit.axis.of_mut(&mut rest) = 0.0;
-        let v = hit.axis.of_mut(&mut body.velocity);
-        if *v * hit.normal_sign < 0.0 {
-            *v = 0.0;
-        }
+        on_hit(hit);
         sides |= side_bit(contact_side(hit));
     }
     sides

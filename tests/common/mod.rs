@@ -5,22 +5,41 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::ecs::message::Messages;
+use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::log::tracing::{self, Event, Subscriber};
 use bevy::log::tracing_subscriber::{self, Layer, layer::Context, prelude::*};
 use bevy::prelude::*;
+pub use bevy_platformer_physics::PartitionError;
 pub use bevy_platformer_physics::prelude::*;
 
 /// The step used by every test: 1/60 s.
 pub const DT: f32 = 1.0 / 60.0;
 
 /// A headless app: MinimalPlugins + PhysicsPlugin, a 60 Hz fixed step, and `map`.
+///
+/// The physics schedule runs its systems on the calling thread (so [`count_warnings`] sees
+/// them); the pair loop and response still fan out on the compute task pool above
+/// `PhysicsConfig::parallel_min_bodies`.
 pub fn app(map: TileMap) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, PhysicsPlugin::default()))
+    app.add_plugins((minimal_plugins(), PhysicsPlugin::default()))
         .insert_resource(Time::<Fixed>::from_duration(Duration::from_secs_f32(DT)))
         .insert_resource(map);
+    app.edit_schedule(FixedUpdate, |s| {
+        s.set_executor(SingleThreadedExecutor::new());
+    });
     app
+}
+
+/// `MinimalPlugins` with the task pools every test app asks for: whichever app initialises the
+/// process-wide compute pool first gives it two threads, even on a two-core machine (Bevy's
+/// default leaves it one there), so the parallel paths really run in parallel.
+pub fn minimal_plugins() -> impl PluginGroup {
+    MinimalPlugins.set(TaskPoolPlugin {
+        task_pool_options: TaskPoolOptions::with_num_threads(4),
+    })
 }
 
 /// The same app with gravity off (top-down tests, constant-velocity tests).
@@ -115,4 +134,21 @@ pub fn count_warnings<R>(f: impl FnOnce() -> R) -> (R, usize) {
     let subscriber = tracing_subscriber::registry().with(Count(count.clone()));
     let result = tracing::subscriber::with_default(subscriber, f);
     (result, count.load(Ordering::SeqCst))
+}
+
+/// Checks the partition against every body's `GridAreas` (the crate's public check).
+pub fn verify_partition(app: &mut App) -> Result<(), PartitionError> {
+    let world = app.world_mut();
+    let bodies: Vec<(Entity, GridAreas)> = world
+        .query::<(Entity, &GridAreas)>()
+        .iter(world)
+        .map(|(e, a)| (e, a.clone()))
+        .collect();
+    world
+        .resource::<Partition>()
+        .verify(bodies.iter().map(|(e, a)| (*e, a)))
+}
+
+pub fn contacts(app: &App, e: Entity) -> Vec<CollisionData> {
+    app.world().get::<Contacts>(e).unwrap().to_vec()
 }

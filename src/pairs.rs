@@ -1,0 +1,325 @@
+//! Pair detection (article 000): every overlapping or touching pair of bodies, found once per
+//! step through the partition, stored in both bodies' `Contacts`.
+//!
+//! # Algorithm
+//!
+//! 1. **Snapshot.** Every partitioned body's box, velocity, old position and first cell are
+//!    copied into a dense array, so the pair loop reads contiguous memory.
+//! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list is tested with the
+//!    signed overlap of article 000 (touching counts). A pair sharing several cells is kept only
+//!    in the *first* cell both cover (the bottom-left corner of the intersection of their cell
+//!    ranges), which is O(1) and needs no scan of earlier contacts. The cells are cut into a
+//!    fixed number of pieces that run on the task pool above
+//!    [`PhysicsConfig::parallel_min_bodies`]; the pieces are joined in cell order, so the result
+//!    is the same on any number of threads.
+//! 3. **Contacts.** The pairs are counted per body and laid out per body in pair order (a
+//!    counting sort), then copied into each body's [`Contacts`].
+
+use bevy::prelude::*;
+
+use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
+use crate::config::PhysicsConfig;
+use crate::geometry::signed_overlap;
+use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
+use crate::partition::{GridAreas, Partition};
+
+/// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
+/// the pair was detected (article 000's `CollisionData`): the response reads only this, never
+/// the other body's current state.
+#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Debug, PartialEq, Clone)]
+pub struct CollisionData {
+    /// The other body.
+    pub other: Entity,
+    /// Signed overlap from the owner's side: the direction the owner must move to get out
+    /// (negative x when the other body is on the owner's right). Zero on an axis means the
+    /// boxes touch along it.
+    pub overlap: Vec2,
+    /// The owner's velocity.
+    pub velocity: Vec2,
+    /// The other body's velocity.
+    pub other_velocity: Vec2,
+    /// The owner's centre before this step.
+    pub old_position: Vec2,
+    /// The other body's centre before this step.
+    pub other_old_position: Vec2,
+    /// The owner's centre when detected.
+    pub position: Vec2,
+    /// The other body's centre when detected.
+    pub other_position: Vec2,
+    /// The owner's half extents.
+    pub half_extents: Vec2,
+    /// The other body's half extents.
+    pub other_half_extents: Vec2,
+    /// The other body is [`Kinematic`].
+    pub other_kinematic: bool,
+}
+
+/// Every body this body overlaps or touches, refilled at each step by
+/// [`PhysicsSystems::DetectPairs`](crate::PhysicsSystems::DetectPairs). The order is
+/// deterministic. Arrives with [`Aabb`].
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// fn hurt_on_touch(bodies: Query<(Entity, &Contacts)>) {
+///     for (entity, contacts) in &bodies {
+///         for contact in contacts.iter() {
+///             info!("{entity} touches {} (overlap {})", contact.other, contact.overlap);
+///         }
+///     }
+/// }
+/// # App::new().add_systems(Update, hurt_on_touch);
+/// ```
+#[derive(Component, Clone, Debug, Default, PartialEq, Reflect, Deref)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct Contacts(Vec<CollisionData>);
+
+impl Contacts {
+    /// The contacts, in detection order.
+    pub fn as_slice(&self) -> &[CollisionData] {
+        &self.0
+    }
+}
+
+/// Counters of the last step, for tools and the debug panel.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct PhysicsStats {
+    /// Bodies in the partition.
+    pub bodies: usize,
+    /// Cells holding at least one body.
+    pub occupied_cells: usize,
+    /// Pairs whose boxes were compared.
+    pub pairs_tested: usize,
+    /// Pairs found overlapping or touching.
+    pub pairs_found: usize,
+}
+
+/// A body as the pair loop sees it.
+#[derive(Clone, Copy)]
+struct Snap {
+    entity: Entity,
+    center: Vec2,
+    half: Vec2,
+    velocity: Vec2,
+    old: Vec2,
+    first_cell: UVec2,
+    kinematic: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Pair {
+    a: u32,
+    b: u32,
+    /// From `a`'s side.
+    overlap: Vec2,
+}
+
+#[derive(Default)]
+struct PieceOut {
+    pairs: Vec<Pair>,
+    tested: usize,
+}
+
+/// Buffers kept between steps, so detection allocates nothing once the scene has settled.
+#[derive(Default)]
+pub(crate) struct DetectScratch {
+    snaps: Vec<Snap>,
+    slot_of: Vec<u32>,
+    pieces: Vec<PieceOut>,
+    starts: Vec<u32>,
+    fill: Vec<u32>,
+    data: Vec<CollisionData>,
+}
+
+type BodyQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Aabb,
+        &'static Velocity,
+        &'static OldPosition,
+        &'static GridAreas,
+        Has<Kinematic>,
+    ),
+>;
+
+/// Finds every touching or overlapping pair and refills every body's [`Contacts`].
+pub(crate) fn detect_pairs(
+    config: Res<PhysicsConfig>,
+    partition: Res<Partition>,
+    bodies: BodyQuery,
+    mut contacts: Query<(Entity, &mut Contacts)>,
+    mut stats: ResMut<PhysicsStats>,
+    mut scratch: Local<DetectScratch>,
+) {
+    let s = &mut *scratch;
+    // 1. Snapshot.
+    s.snaps.clear();
+    for (entity, aabb, velocity, old, areas, kinematic) in &bodies {
+        let Some((first_cell, _)) = areas.range() else {
+            continue;
+        };
+        let index = entity.index_u32() as usize;
+        if s.slot_of.len() <= index {
+            s.slot_of.resize(index + 1, u32::MAX);
+        }
+        s.slot_of[index] = s.snaps.len() as u32;
+        s.snaps.push(Snap {
+            entity,
+            center: aabb.center,
+            half: aabb.half_extents,
+            velocity: velocity.0,
+            old: old.0,
+            first_cell,
+            kinematic,
+        });
+    }
+    let parallel = s.snaps.len() >= config.parallel_min_bodies;
+
+    // 2. Pairs, piece by piece of the cell list.
+    s.pieces.resize_with(CHUNKS, PieceOut::default);
+    {
+        let (snaps, slot_of) = (&s.snaps, &s.slot_of);
+        let partition = &*partition;
+        let dims = partition.dims();
+        let cell_count = (dims.x * dims.y) as usize;
+        for_each_chunk(&mut s.pieces, parallel, |i, out| {
+            out.pairs.clear();
+            out.tested = 0;
+            for flat in chunk_range(i, CHUNKS, cell_count) {
+                let cell = UVec2::new(flat as u32 % dims.x, flat as u32 / dims.x);
+                find_pairs_in_cell(partition.cell(cell), cell, snaps, slot_of, out);
+            }
+        });
+    }
+
+    // 3. Per-body layout (counting sort, stable in pair order).
+    let n = s.snaps.len();
+    s.starts.clear();
+    s.starts.resize(n + 1, 0);
+    let mut found = 0;
+    let mut tested = 0;
+    for piece in &s.pieces {
+        tested += piece.tested;
+        found += piece.pairs.len();
+        for p in &piece.pairs {
+            s.starts[p.a as usize + 1] += 1;
+            s.starts[p.b as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        s.starts[i + 1] += s.starts[i];
+    }
+    s.fill.clear();
+    s.fill.extend_from_slice(&s.starts[..n]);
+    let blank = CollisionData {
+        other: Entity::PLACEHOLDER,
+        overlap: Vec2::ZERO,
+        velocity: Vec2::ZERO,
+        other_velocity: Vec2::ZERO,
+        old_position: Vec2::ZERO,
+        other_old_position: Vec2::ZERO,
+        position: Vec2::ZERO,
+        other_position: Vec2::ZERO,
+        half_extents: Vec2::ZERO,
+        other_half_extents: Vec2::ZERO,
+        other_kinematic: false,
+    };
+    s.data.clear();
+    s.data.resize(s.starts[n] as usize, blank);
+    for piece in &s.pieces {
+        for p in &piece.pairs {
+            let (a, b) = (&s.snaps[p.a as usize], &s.snaps[p.b as usize]);
+            s.data[s.fill[p.a as usize] as usize] = collision_data(a, b, p.overlap);
+            s.fill[p.a as usize] += 1;
+            s.data[s.fill[p.b as usize] as usize] = collision_data(b, a, -p.overlap);
+            s.fill[p.b as usize] += 1;
+        }
+    }
+
+    // Refill each body's buffer from its slice.
+    let (snaps, slot_of, starts, data) = (&s.snaps, &s.slot_of, &s.starts, &s.data);
+    let refill = |(entity, mut contacts): (Entity, Mut<Contacts>)| {
+        let slot = slot_of
+            .get(entity.index_u32() as usize)
+            .map(|&k| k as usize)
+            .filter(|&k| k < snaps.len() && snaps[k].entity == entity);
+        let mine = slot.map_or(&[][..], |k| {
+            &data[starts[k] as usize..starts[k + 1] as usize]
+        });
+        if !contacts.0.is_empty() || !mine.is_empty() {
+            contacts.0.clear();
+            contacts.0.extend_from_slice(mine);
+        }
+    };
+    if parallel {
+        contacts.par_iter_mut().for_each(refill);
+    } else {
+        contacts.iter_mut().for_each(refill);
+    }
+
+    *stats = PhysicsStats {
+        bodies: n,
+        occupied_cells: partition.occupied_cells(),
+        pairs_tested: tested,
+        pairs_found: found,
+    };
+}
+
+/// Tests every pair of one cell's list, keeping the pairs this cell owns.
+#[inline]
+fn find_pairs_in_cell(
+    list: &[Entity],
+    cell: UVec2,
+    snaps: &[Snap],
+    slot_of: &[u32],
+    out: &mut PieceOut,
+) {
+    // Every body in a cell was snapshotted; the check guards against a stale slot anyway.
+    let lookup = |e: Entity| {
+        let k = *slot_of.get(e.index_u32() as usize)?;
+        snaps
+            .get(k as usize)
+            .filter(|s| s.entity == e)
+            .map(|s| (k, s))
+    };
+    for (i, &ea) in list.iter().enumerate() {
+        let Some((ka, a)) = lookup(ea) else { continue };
+        for &eb in &list[i + 1..] {
+            let Some((kb, b)) = lookup(eb) else { continue };
+            // The pair belongs to the first cell both cover: report it there only.
+            if a.first_cell.max(b.first_cell) != cell {
+                continue;
+            }
+            out.tested += 1;
+            if let Some(overlap) = signed_overlap(a.center, a.half, b.center, b.half) {
+                out.pairs.push(Pair {
+                    a: ka,
+                    b: kb,
+                    overlap,
+                });
+            }
+        }
+    }
+}
+
+#[inline]
+fn collision_data(me: &Snap, other: &Snap, overlap: Vec2) -> CollisionData {
+    CollisionData {
+        other: other.entity,
+        overlap,
+        velocity: me.velocity,
+        other_velocity: other.velocity,
+        old_position: me.old,
+        other_old_position: other.old,
+        position: me.center,
+        other_position: other.center,
+        half_extents: me.half,
+        other_half_extents: other.half,
+        other_kinematic: other.kinematic,
+    }
+}

@@ -1,0 +1,449 @@
+//! The spatial partition (article 000): a grid of cells over the tile map, each a list of the
+//! bodies it holds, and each body's `GridAreas` (its cells and its index in each).
+//!
+//! # How the article's assumptions are lifted
+//!
+//! - **Bodies larger than a cell** occupy every cell their box covers (a rectangle of cells).
+//! - **Bodies outside the map**: cell coordinates are clamped to the grid, so a body beyond an
+//!   edge is kept in the border cells it is nearest to. It is still detected against every body
+//!   there (pairs are always confirmed by their boxes), only tested against more neighbours.
+//! - **Despawned bodies, or bodies that lose their `Aabb` or `GridAreas`,** leave every cell at
+//!   once, through component hooks, so no cell ever holds a stale entity.
+//! - **Bodies with an invalid `Aabb`** are kept out of the cells until it is fixed.
+
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
+use bevy::prelude::*;
+
+use crate::body::Aabb;
+use crate::config::PhysicsConfig;
+use crate::tiles::TileMap;
+
+/// An inclusive rectangle of cells: (bottom-left, top-right).
+pub type CellRange = (UVec2, UVec2);
+
+/// One cell a body occupies, and the body's index in that cell's list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+pub struct GridArea {
+    /// Cell coordinate.
+    pub cell: UVec2,
+    /// Index of the body in [`Partition::cell`]`(cell)`.
+    pub index: u32,
+}
+
+/// The cells a body occupies in the [`Partition`] and its index in each (article 000's
+/// `mAreas` and `mIdsInAreas`). Written by the physics; arrives with [`Aabb`].
+#[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+#[component(on_remove = leave_partition_hook)]
+pub struct GridAreas {
+    areas: Vec<GridArea>,
+    /// Inclusive range of cells covered, when in the partition.
+    range: Option<CellRange>,
+}
+
+impl GridAreas {
+    /// The cells and indices, in the order they were entered.
+    pub fn areas(&self) -> &[GridArea] {
+        &self.areas
+    }
+
+    /// The inclusive rectangle of cells the body covers (`None` when not partitioned).
+    pub fn range(&self) -> Option<CellRange> {
+        self.range
+    }
+}
+
+/// What [`Partition::verify`] found wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartitionError {
+    /// A body's `GridAreas` names a cell outside the grid.
+    CellOutOfGrid {
+        /// The body.
+        entity: Entity,
+        /// The cell it names.
+        cell: UVec2,
+    },
+    /// A body's `GridAreas` entry does not point at the body in that cell.
+    WrongIndex {
+        /// The body.
+        entity: Entity,
+        /// The cell.
+        cell: UVec2,
+        /// The index it records.
+        index: u32,
+        /// What the cell holds there (`None`: past the end).
+        found: Option<Entity>,
+    },
+    /// A body's `GridAreas` does not match the cells its `range` covers.
+    WrongCells {
+        /// The body.
+        entity: Entity,
+    },
+    /// The cells hold more entries than all `GridAreas` together: some are stale.
+    StaleEntries {
+        /// Entries in the cells.
+        in_cells: usize,
+        /// Entries in the bodies' `GridAreas`.
+        in_bodies: usize,
+    },
+}
+
+impl core::fmt::Display for PartitionError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "partition out of sync: {self:?}")
+    }
+}
+
+impl core::error::Error for PartitionError {}
+
+/// The grid of cells over the tile map (article 000). Each cell lists the bodies whose boxes
+/// touch it; a body is in every cell its box covers. Updated incrementally in
+/// [`PhysicsSystems::UpdatePartition`](crate::PhysicsSystems::UpdatePartition); read it (and
+/// every body's [`GridAreas`]) for tools and debugging.
+///
+/// The grid covers the [`TileMap`] in square cells of
+/// [`PhysicsConfig::partition_cell_tiles`] tiles; it is rebuilt when either changes.
+#[derive(Resource, Debug, Default)]
+pub struct Partition {
+    origin: Vec2,
+    cell_size: f32,
+    dims: UVec2,
+    cells: Vec<Vec<Entity>>,
+    /// (map width, height, tile size, origin, tiles per cell) the grid was built for.
+    built_for: Option<(u32, u32, u32, [u32; 2], u32)>,
+}
+
+impl Partition {
+    /// Side of a cell in world units.
+    pub fn cell_size(&self) -> f32 {
+        self.cell_size
+    }
+
+    /// World position of the bottom-left corner of cell (0, 0).
+    pub fn origin(&self) -> Vec2 {
+        self.origin
+    }
+
+    /// Number of cells along x and y.
+    pub fn dims(&self) -> UVec2 {
+        self.dims
+    }
+
+    /// The bodies in `cell` (empty outside the grid).
+    pub fn cell(&self, cell: UVec2) -> &[Entity] {
+        self.index(cell).map_or(&[], |i| &self.cells[i])
+    }
+
+    /// Every cell with its bodies, row by row from the bottom.
+    pub fn cells(&self) -> impl Iterator<Item = (UVec2, &[Entity])> {
+        let w = self.dims.x.max(1);
+        self.cells
+            .iter()
+            .enumerate()
+            .map(move |(i, c)| (UVec2::new(i as u32 % w, i as u32 / w), c.as_slice()))
+    }
+
+    /// The world rectangle of `cell`.
+    pub fn cell_rect(&self, cell: UVec2) -> Rect {
+        let min = self.origin + cell.as_vec2() * self.cell_size;
+        Rect::from_corners(min, min + Vec2::splat(self.cell_size))
+    }
+
+    /// How many cells hold at least one body.
+    pub fn occupied_cells(&self) -> usize {
+        self.cells.iter().filter(|c| !c.is_empty()).count()
+    }
+
+    /// The inclusive range of cells a box with corners `min`, `max` covers, clamped to the grid
+    /// (so boxes outside the map use the border cells).
+    pub fn cell_range(&self, min: Vec2, max: Vec2) -> CellRange {
+        let last = self.dims.saturating_sub(UVec2::ONE).as_ivec2();
+        let to_cell = |p: Vec2| {
+            let c = ((p - self.origin) / self.cell_size).floor();
+            IVec2::new(c.x as i32, c.y as i32)
+                .clamp(IVec2::ZERO, last)
+                .as_uvec2()
+        };
+        (to_cell(min), to_cell(max))
+    }
+
+    /// Checks that the cells and the bodies' [`GridAreas`] agree: every recorded area points at
+    /// the body in its cell, every body is in exactly the cells of its range, and the cells hold
+    /// nothing else (no stale entity).
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_platformer_physics::prelude::*;
+    ///
+    /// let mut app = App::new();
+    /// app.add_plugins((MinimalPlugins, PhysicsPlugin::default()));
+    /// app.world_mut().spawn(Aabb::new(Vec2::ZERO, Vec2::splat(4.0)));
+    /// app.world_mut().run_schedule(FixedUpdate);
+    /// let world = app.world_mut();
+    /// let bodies: Vec<(Entity, GridAreas)> = world
+    ///     .query::<(Entity, &GridAreas)>()
+    ///     .iter(world)
+    ///     .map(|(e, a)| (e, a.clone()))
+    ///     .collect();
+    /// let partition = world.resource::<Partition>();
+    /// assert!(partition.verify(bodies.iter().map(|(e, a)| (*e, a))).is_ok());
+    /// ```
+    pub fn verify<'a>(
+        &self,
+        bodies: impl IntoIterator<Item = (Entity, &'a GridAreas)>,
+    ) -> Result<(), PartitionError> {
+        let mut in_bodies = 0;
+        for (entity, areas) in bodies {
+            in_bodies += areas.areas.len();
+            let expected = areas.range.map_or(0, |(lo, hi)| {
+                ((hi.x - lo.x + 1) * (hi.y - lo.y + 1)) as usize
+            });
+            if expected != areas.areas.len() {
+                return Err(PartitionError::WrongCells { entity });
+            }
+            for area in &areas.areas {
+                let Some(i) = self.index(area.cell) else {
+                    return Err(PartitionError::CellOutOfGrid {
+                        entity,
+                        cell: area.cell,
+                    });
+                };
+                let (lo, hi) = areas.range.unwrap_or_default();
+                let inside = area.cell.cmpge(lo).all() && area.cell.cmple(hi).all();
+                let found = self.cells[i].get(area.index as usize).copied();
+                if !inside {
+                    return Err(PartitionError::WrongCells { entity });
+                }
+                if found != Some(entity) {
+                    return Err(PartitionError::WrongIndex {
+                        entity,
+                        cell: area.cell,
+                        index: area.index,
+                        found,
+                    });
+                }
+            }
+        }
+        let in_cells = self.cells.iter().map(Vec::len).sum();
+        if in_cells != in_bodies {
+            return Err(PartitionError::StaleEntries {
+                in_cells,
+                in_bodies,
+            });
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn index(&self, cell: UVec2) -> Option<usize> {
+        (cell.x < self.dims.x && cell.y < self.dims.y)
+            .then(|| (cell.y * self.dims.x + cell.x) as usize)
+    }
+
+    /// Rebuilds the grid for `map` if it changed; returns whether it did.
+    fn fit(&mut self, map: &TileMap, tiles_per_cell: u32) -> bool {
+        let tiles_per_cell = tiles_per_cell.max(1);
+        let key = (
+            map.width(),
+            map.height(),
+            map.tile_size().to_bits(),
+            [map.origin().x.to_bits(), map.origin().y.to_bits()],
+            tiles_per_cell,
+        );
+        if self.built_for == Some(key) {
+            return false;
+        }
+        self.built_for = Some(key);
+        self.origin = map.origin();
+        self.cell_size = map.tile_size() * tiles_per_cell as f32;
+        self.dims = UVec2::new(
+            map.width().div_ceil(tiles_per_cell).max(1),
+            map.height().div_ceil(tiles_per_cell).max(1),
+        );
+        self.cells.clear();
+        self.cells
+            .resize_with((self.dims.x * self.dims.y) as usize, Vec::new);
+        true
+    }
+
+    /// Appends `entity` to `cell`; returns its index there.
+    fn push(&mut self, cell: UVec2, entity: Entity) -> u32 {
+        let i = self.index(cell).expect("cell inside the grid");
+        let list = &mut self.cells[i];
+        list.push(entity);
+        (list.len() - 1) as u32
+    }
+
+    /// Swap-removes entry `index` of `cell`; returns the entity moved into its place, if any.
+    fn swap_remove(&mut self, cell: UVec2, index: u32) -> Option<Entity> {
+        let i = self.index(cell)?;
+        let list = &mut self.cells[i];
+        let index = index as usize;
+        if index >= list.len() {
+            return None;
+        }
+        list.swap_remove(index);
+        list.get(index).copied()
+    }
+}
+
+/// Points `areas`' entry for `cell` at `index`.
+fn repoint(areas: &mut GridAreas, cell: UVec2, index: u32) {
+    if let Some(a) = areas.areas.iter_mut().find(|a| a.cell == cell) {
+        a.index = index;
+    }
+}
+
+/// The `on_remove` hook of [`Aabb`] and [`GridAreas`]: the body leaves every cell at once,
+/// and each body swapped into a freed slot gets its index fixed (article 000's swap-remove).
+pub(crate) fn leave_partition_hook(mut world: DeferredWorld, context: HookContext) {
+    let entity = context.entity;
+    let Some(areas) = world
+        .get_mut::<GridAreas>(entity)
+        .map(|mut a| core::mem::take(&mut *a))
+    else {
+        return;
+    };
+    for area in areas.areas {
+        let moved = world
+            .get_resource_mut::<Partition>()
+            .and_then(|mut p| p.swap_remove(area.cell, area.index));
+        if let Some(moved) = moved
+            && let Some(mut other) = world.get_mut::<GridAreas>(moved)
+        {
+            repoint(&mut other, area.cell, area.index);
+        }
+    }
+}
+
+type PartitionQuery<'w, 's> = Query<'w, 's, (Entity, Ref<'static, Aabb>, &'static mut GridAreas)>;
+
+/// Updates the cells of every body whose box moved to other cells (and of all bodies when the
+/// grid was rebuilt).
+pub(crate) fn update_partition(
+    config: Res<PhysicsConfig>,
+    map: Res<TileMap>,
+    mut partition: ResMut<Partition>,
+    mut bodies: PartitionQuery,
+    mut changed: Local<Vec<(Entity, Option<CellRange>)>>,
+) {
+    let rebuilt = partition.fit(&map, config.partition_cell_tiles);
+    changed.clear();
+    for (entity, aabb, mut areas) in &mut bodies {
+        if rebuilt {
+            areas.areas.clear();
+            areas.range = None;
+        } else if !aabb.is_changed() && !areas.is_added() {
+            continue;
+        }
+        let range = aabb
+            .is_valid()
+            .then(|| partition.cell_range(aabb.min(), aabb.max()));
+        if range != areas.range {
+            changed.push((entity, range));
+        }
+    }
+    for &(entity, range) in changed.iter() {
+        let Ok((_, _, mut areas)) = bodies.get_mut(entity) else {
+            continue;
+        };
+        let mut mine = core::mem::take(&mut *areas);
+        // Leave the cells outside the new range (article 000's removal loop).
+        let mut i = 0;
+        while i < mine.areas.len() {
+            let area = mine.areas[i];
+            let keep = range
+                .is_some_and(|(lo, hi)| area.cell.cmpge(lo).all() && area.cell.cmple(hi).all());
+            if keep {
+                i += 1;
+                continue;
+            }
+            mine.areas.swap_remove(i);
+            if let Some(moved) = partition.swap_remove(area.cell, area.index) {
+                if moved == entity {
+                    repoint(&mut mine, area.cell, area.index);
+                } else if let Ok((_, _, mut other)) = bodies.get_mut(moved) {
+                    repoint(&mut other, area.cell, area.index);
+                }
+            }
+        }
+        // Enter the new cells not already held.
+        if let Some((lo, hi)) = range {
+            for y in lo.y..=hi.y {
+                for x in lo.x..=hi.x {
+                    let cell = UVec2::new(x, y);
+                    let held = mine
+                        .range
+                        .is_some_and(|(olo, ohi)| cell.cmpge(olo).all() && cell.cmple(ohi).all());
+                    if !held {
+                        let index = partition.push(cell, entity);
+                        mine.areas.push(GridArea { cell, index });
+                    }
+                }
+            }
+        }
+        mine.range = range;
+        if let Ok((_, _, mut areas)) = bodies.get_mut(entity) {
+            *areas = mine;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(w: u32, h: u32) -> Partition {
+        let mut p = Partition::default();
+        p.fit(&TileMap::new(w, h, 16.0), 4);
+        p
+    }
+
+    #[test]
+    fn grid_covers_the_map_with_ceiling_division() {
+        let p = grid(10, 4);
+        assert_eq!(p.dims(), UVec2::new(3, 1));
+        assert_eq!(p.cell_size(), 64.0);
+        assert_eq!(
+            p.cell_rect(UVec2::new(1, 0)),
+            Rect::new(64.0, 0.0, 128.0, 64.0)
+        );
+    }
+
+    #[test]
+    fn cell_range_is_closed_and_clamped() {
+        let p = grid(16, 16);
+        // Touching the boundary x = 64 from the left puts the box in both cells.
+        assert_eq!(
+            p.cell_range(Vec2::new(60.0, 1.0), Vec2::new(64.0, 2.0)),
+            (UVec2::new(0, 0), UVec2::new(1, 0))
+        );
+        // Far outside: clamped to the border cells.
+        assert_eq!(
+            p.cell_range(Vec2::new(-1e9, 1e9), Vec2::new(-1e9 + 5.0, 1e9 + 5.0)),
+            (UVec2::new(0, 3), UVec2::new(0, 3))
+        );
+    }
+
+    #[test]
+    fn swap_remove_reports_the_moved_entity() {
+        let mut p = grid(4, 4);
+        let (a, b, c) = (
+            Entity::from_raw_u32(1).unwrap(),
+            Entity::from_raw_u32(2).unwrap(),
+            Entity::from_raw_u32(3).unwrap(),
+        );
+        for e in [a, b, c] {
+            p.push(UVec2::ZERO, e);
+        }
+        assert_eq!(p.swap_remove(UVec2::ZERO, 0), Some(c));
+        assert_eq!(p.cell(UVec2::ZERO), [c, b]);
+        assert_eq!(
+            p.swap_remove(UVec2::ZERO, 1),
+            None,
+            "removing the last moves nothing"
+        );
+        assert_eq!(p.cell(UVec2::ZERO), [c]);
+    }
+}

@@ -1,0 +1,366 @@
+//! Object-vs-object response (article 003, with its errata): bodies move out of each other.
+//!
+//! # Algorithm
+//!
+//! For each non-kinematic body, reading only its own [`Contacts`] (captured at detection, so
+//! the result does not depend on the order bodies are processed in):
+//!
+//! 1. Start with no offset. For each contact, take its overlap minus the offset already
+//!    applied (so landing on two bodies at once corrects once, not twice).
+//! 2. **Touching** (overlap within [`PhysicsConfig::contact_tolerance`] on an axis): set the
+//!    push flag toward the other body and remove the velocity toward it. Nothing moves.
+//! 3. **Overlapping**: split the overlap by how far each body actually moved this step
+//!    (`|position - old position|` per axis): the faster one takes the larger share; both
+//!    still, half each; against a kinematic body, all of it.
+//! 4. **Axis**: from last step's positions. Overlapping before on y only: a horizontal bump,
+//!    resolve on x. On x only: a vertical bump, on y. On neither (diagonal) or on both
+//!    (spawned overlapping): the axis with the smaller overlap. (The errata's final condition
+//!    resolves "both" on y; separating on the smaller overlap keeps two crates spawned side by
+//!    side from being stacked.)
+//! 5. Add the share to the offset on that axis, set the push flag and remove the velocity
+//!    toward the other body.
+//! 6. The total offset is applied through the tile sweep (a body is never pushed into a
+//!    tile). The velocity of the body stood on is recorded in
+//!    [`BodyState::ground_velocity`](crate::BodyState::ground_velocity): at the next step
+//!    gravity does not make the body fall faster than its support, so stacks rest without
+//!    sinking into each other and rising platforms lift what stands on them.
+
+use bevy::prelude::*;
+
+use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity};
+use crate::config::PhysicsConfig;
+use crate::flags::{PushFlags, Side, side_bit};
+use crate::messages::Landed;
+use crate::pairs::{CollisionData, Contacts};
+use crate::tiles::TileMap;
+use crate::tiles::collide::{PassThrough, sweep_displacement};
+
+/// What [`respond`] decided for one body.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Response {
+    /// How far to move the body.
+    pub offset: Vec2,
+    /// The velocity with the components toward touched bodies removed.
+    pub velocity: Vec2,
+    /// Sides touching other bodies, as [`side_bit`]s.
+    pub sides: u8,
+    /// The velocity of the body stood on (the one moving up fastest, when several).
+    pub ground_velocity: Option<Vec2>,
+}
+
+/// Article 003's response of one body to its contacts (see the module's algorithm).
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::pairs::CollisionData;
+/// use bevy_platformer_physics::response::respond;
+///
+/// // Fell 2 units onto a body that stood still: all 2 units are ours to undo.
+/// let contact = CollisionData {
+///     other: Entity::PLACEHOLDER,
+///     overlap: Vec2::new(12.0, 2.0),
+///     velocity: Vec2::new(0.0, -120.0),
+///     other_velocity: Vec2::ZERO,
+///     old_position: Vec2::new(0.0, 14.0),
+///     other_old_position: Vec2::ZERO,
+///     position: Vec2::new(0.0, 10.0),
+///     other_position: Vec2::ZERO,
+///     half_extents: Vec2::splat(6.0),
+///     other_half_extents: Vec2::splat(6.0),
+///     other_kinematic: false,
+/// };
+/// let r = respond(Vec2::new(0.0, -120.0), &[contact], 1e-3);
+/// assert_eq!(r.offset, Vec2::new(0.0, 2.0));
+/// assert_eq!(r.velocity, Vec2::ZERO);
+/// ```
+pub fn respond(velocity: Vec2, contacts: &[CollisionData], touch: f32) -> Response {
+    let mut r = Response {
+        velocity,
+        ..default()
+    };
+    for c in contacts {
+        let overlap = c.overlap - r.offset;
+        if overlap.x.abs() <= touch {
+            r.block_x(c.other_position.x > c.position.x);
+            continue;
+        }
+        if overlap.y.abs() <= touch {
+            r.block_y(c.other_position.y > c.position.y, c);
+            continue;
+        }
+        let ratio = share(c);
+        let before = (c.old_position - c.other_old_position).abs();
+        let reach = c.half_extents + c.other_half_extents;
+        let (was_x, was_y) = (before.x < reach.x, before.y < reach.y);
+        let horizontal =
+            (!was_x && was_y) || (was_x == was_y && overlap.x.abs() <= overlap.y.abs());
+        if horizontal {
+            r.offset.x += overlap.x * ratio.x;
+            r.block_x(overlap.x < 0.0);
+        } else {
+            r.offset.y += overlap.y * ratio.y;
+            r.block_y(overlap.y < 0.0, c);
+        }
+    }
+    r
+}
+
+/// The owner's share of an overlap on each axis (step 3).
+fn share(c: &CollisionData) -> Vec2 {
+    if c.other_kinematic {
+        return Vec2::ONE;
+    }
+    let mine = (c.position - c.old_position).abs();
+    let theirs = (c.other_position - c.other_old_position).abs();
+    let sum = mine + theirs;
+    let axis = |m: f32, s: f32| if s == 0.0 { 0.5 } else { m / s };
+    Vec2::new(axis(mine.x, sum.x), axis(mine.y, sum.y))
+}
+
+impl Response {
+    /// A contact on the right (`true`) or left side: flag it, stop moving toward it.
+    fn block_x(&mut self, right: bool) {
+        if right {
+            self.sides |= side_bit(Side::Right);
+            self.velocity.x = self.velocity.x.min(0.0);
+        } else {
+            self.sides |= side_bit(Side::Left);
+            self.velocity.x = self.velocity.x.max(0.0);
+        }
+    }
+
+    /// A contact on the top (`true`) or bottom side; a bottom contact is ground.
+    fn block_y(&mut self, top: bool, c: &CollisionData) {
+        if top {
+            self.sides |= side_bit(Side::Top);
+            self.velocity.y = self.velocity.y.min(0.0);
+        } else {
+            self.sides |= side_bit(Side::Bottom);
+            self.velocity.y = self.velocity.y.max(0.0);
+            let v = c.other_velocity;
+            self.ground_velocity = Some(match self.ground_velocity {
+                Some(g) if g.y >= v.y => g,
+                _ => v,
+            });
+        }
+    }
+}
+
+type RespondItem<'a> = (
+    Mut<'a, Aabb>,
+    Mut<'a, Velocity>,
+    Mut<'a, PushFlags>,
+    Mut<'a, BodyState>,
+    &'a Contacts,
+    &'a BodySwitches,
+);
+
+type RespondQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static mut Aabb,
+        &'static mut Velocity,
+        &'static mut PushFlags,
+        &'static mut BodyState,
+        &'static Contacts,
+        &'static BodySwitches,
+    ),
+    Without<Kinematic>,
+>;
+
+/// Applies [`respond`] to every non-kinematic body, in parallel above
+/// [`PhysicsConfig::parallel_min_bodies`].
+pub(crate) fn respond_to_contacts(
+    config: Res<PhysicsConfig>,
+    map: Res<TileMap>,
+    mut bodies: RespondQuery,
+) {
+    let touch = config.contact_tolerance;
+    let map = &*map;
+    let apply =
+        |(mut aabb, mut velocity, mut flags, mut state, contacts, switches): RespondItem| {
+            if contacts.is_empty() {
+                if state.ground_velocity != Vec2::ZERO {
+                    state.ground_velocity = Vec2::ZERO;
+                }
+                return;
+            }
+            let r = respond(velocity.0, contacts, touch);
+            if r.offset != Vec2::ZERO && aabb.is_valid() {
+                let pass = PassThrough {
+                    drop_through: switches.drop_through,
+                    climbing: switches.climbing,
+                };
+                aabb.center = if switches.world_collision {
+                    sweep_displacement(map, aabb.center, aabb.half_extents, r.offset, pass, touch)
+                } else {
+                    aabb.center + r.offset
+                };
+            }
+            if velocity.0 != r.velocity {
+                velocity.0 = r.velocity;
+            }
+            for side in Side::ALL {
+                if r.sides & side_bit(side) != 0 {
+                    flags.set_object(side);
+                }
+            }
+            state.ground_velocity = r.ground_velocity.unwrap_or(Vec2::ZERO);
+        };
+    if bodies.iter().len() >= config.parallel_min_bodies {
+        bodies.par_iter_mut().for_each(apply);
+    } else {
+        bodies.iter_mut().for_each(apply);
+    }
+}
+
+/// Writes [`Landed`] for bodies that came to stand on another body (tile landings are written
+/// by tile collision; a body landing on both at once lands once).
+pub(crate) fn report_object_landings(
+    bodies: Query<(Entity, &PushFlags, &Contacts), Without<Kinematic>>,
+    mut landed: MessageWriter<Landed>,
+) {
+    for (entity, flags, contacts) in &bodies {
+        if flags.pushes_object(Side::Bottom)
+            && !flags.pushes_tile(Side::Bottom)
+            && !flags.pushed(Side::Bottom)
+        {
+            let velocity = contacts.first().map_or(Vec2::ZERO, |c| c.velocity);
+            landed.write(Landed { entity, velocity });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H: Vec2 = Vec2::splat(6.0);
+
+    /// Owner at `pos` (from `old`), other at `opos` (from `oold`), both 12 x 12.
+    fn contact(old: Vec2, pos: Vec2, oold: Vec2, opos: Vec2) -> CollisionData {
+        CollisionData {
+            other: Entity::PLACEHOLDER,
+            overlap: crate::geometry::signed_overlap(pos, H, opos, H).expect("in contact"),
+            velocity: (pos - old) * 60.0,
+            other_velocity: (opos - oold) * 60.0,
+            old_position: old,
+            other_old_position: oold,
+            position: pos,
+            other_position: opos,
+            half_extents: H,
+            other_half_extents: H,
+            other_kinematic: false,
+        }
+    }
+
+    #[test]
+    fn touching_sets_flags_and_clamps_velocity_only() {
+        let c = contact(
+            Vec2::ZERO,
+            Vec2::ZERO,
+            Vec2::new(12.0, 3.0),
+            Vec2::new(12.0, 3.0),
+        );
+        let r = respond(Vec2::new(50.0, 7.0), &[c], 1e-3);
+        assert_eq!(r.offset, Vec2::ZERO);
+        assert_eq!(r.velocity, Vec2::new(0.0, 7.0));
+        assert_eq!(r.sides, side_bit(Side::Right));
+    }
+
+    #[test]
+    fn horizontal_bump_resolves_on_x_by_speed_ratio() {
+        // Owner moved 3 right, other moved 1 left; they now overlap by 4 on x.
+        let c = contact(
+            Vec2::new(-3.0, 0.0),
+            Vec2::ZERO,
+            Vec2::new(9.0, 1.0),
+            Vec2::new(8.0, 1.0),
+        );
+        let r = respond(Vec2::new(180.0, 0.0), &[c], 1e-3);
+        assert_eq!(r.offset, Vec2::new(-3.0, 0.0), "3/4 of the 4-unit overlap");
+        assert_eq!(r.sides, side_bit(Side::Right));
+        assert_eq!(r.velocity.x, 0.0);
+    }
+
+    #[test]
+    fn vertical_bump_resolves_on_y_even_when_x_overlap_is_smaller() {
+        // Falling onto the other's corner: overlapped on x before, not on y.
+        let c = contact(
+            Vec2::new(10.0, 14.0),
+            Vec2::new(10.0, 9.0),
+            Vec2::ZERO,
+            Vec2::ZERO,
+        );
+        assert!(c.overlap.x.abs() < c.overlap.y.abs());
+        let r = respond(Vec2::new(0.0, -300.0), &[c], 1e-3);
+        assert_eq!(r.offset, Vec2::new(0.0, 3.0));
+        assert_eq!(r.sides, side_bit(Side::Bottom));
+        assert_eq!(r.ground_velocity, Some(Vec2::ZERO));
+    }
+
+    #[test]
+    fn errata_axis_condition_diagonal_bump_takes_the_smaller_overlap() {
+        // Apart on both axes last step, overlapping on both now: diagonal.
+        let c = contact(
+            Vec2::new(-14.0, 14.0),
+            Vec2::new(-10.0, 9.0),
+            Vec2::ZERO,
+            Vec2::ZERO,
+        );
+        assert_eq!(c.overlap, Vec2::new(-2.0, 3.0));
+        let r = respond(Vec2::ZERO, &[c], 1e-3);
+        assert_eq!(r.offset, Vec2::new(-2.0, 0.0), "x overlap is the smaller");
+        // The first snippet of article 003 (`!lastX && lastY` twice) would not resolve this
+        // on x; the final condition does.
+    }
+
+    #[test]
+    fn still_overlapping_bodies_split_half_each_along_the_smaller_overlap() {
+        let c = contact(
+            Vec2::ZERO,
+            Vec2::ZERO,
+            Vec2::new(10.0, 0.0),
+            Vec2::new(10.0, 0.0),
+        );
+        let r = respond(Vec2::ZERO, &[c], 1e-3);
+        assert_eq!(r.offset, Vec2::new(-1.0, 0.0));
+    }
+
+    #[test]
+    fn kinematic_other_takes_none_of_the_overlap() {
+        let mut c = contact(
+            Vec2::new(0.0, 10.0),
+            Vec2::new(0.0, 10.0),
+            Vec2::new(0.0, -4.0),
+            Vec2::ZERO,
+        );
+        c.other_kinematic = true;
+        let r = respond(Vec2::ZERO, &[c], 1e-3);
+        assert_eq!(
+            r.offset,
+            Vec2::new(0.0, 2.0),
+            "all of it, though only the platform moved"
+        );
+    }
+
+    #[test]
+    fn landing_on_two_bodies_at_once_corrects_once() {
+        let a = contact(
+            Vec2::new(6.0, 15.0),
+            Vec2::new(6.0, 10.0),
+            Vec2::ZERO,
+            Vec2::ZERO,
+        );
+        let b = contact(
+            Vec2::new(6.0, 15.0),
+            Vec2::new(6.0, 10.0),
+            Vec2::new(12.0, 0.0),
+            Vec2::new(12.0, 0.0),
+        );
+        let r = respond(Vec2::new(0.0, -300.0), &[a, b], 1e-3);
+        assert_eq!(r.offset, Vec2::new(0.0, 2.0));
+        assert_eq!(r.sides, side_bit(Side::Bottom));
+    }
+}

@@ -1,0 +1,311 @@
+//! Object-vs-object response (article 003 and its errata): kinematic bodies, landing on bodies,
+//! speed-ratio splits, resting stacks, riding platforms, thread-count independence.
+
+use bevy::prelude::*;
+
+use crate::common::*;
+
+fn floor_room() -> TileMap {
+    let mut map = empty_map(40, 40);
+    map.fill(IVec2::new(0, 0), IVec2::new(39, 0), TileKind::Solid);
+    map
+}
+
+const HALF: Vec2 = Vec2::splat(6.0);
+
+fn spawn_kinematic(app: &mut App, center: Vec2, half: Vec2, velocity: Vec2) -> Entity {
+    app.world_mut()
+        .spawn((Aabb::new(center, half), Velocity(velocity), Kinematic))
+        .id()
+}
+
+#[test]
+fn kinematic_platform_is_never_moved_by_anything() {
+    let mut app = app(floor_room());
+    let start = Vec2::new(320.0, 200.0);
+    let v = Vec2::new(40.0, 20.0);
+    let platform = spawn_kinematic(&mut app, start, Vec2::new(24.0, 4.0), v);
+    // Bodies thrown at it from every side, fast.
+    for (from, vel) in [
+        (Vec2::new(240.0, 202.0), Vec2::new(900.0, 0.0)),
+        (Vec2::new(400.0, 198.0), Vec2::new(-900.0, 0.0)),
+        (Vec2::new(322.0, 300.0), Vec2::new(0.0, -900.0)),
+        (Vec2::new(318.0, 120.0), Vec2::new(0.0, 900.0)),
+        (Vec2::new(250.0, 260.0), Vec2::new(600.0, -600.0)),
+    ] {
+        spawn(&mut app, from, HALF, vel);
+    }
+    for i in 1..=60 {
+        step(&mut app, 1);
+        let expected = start + v * DT * i as f32;
+        assert!(
+            (pos(&app, platform) - expected).length() < 1e-3,
+            "step {i}: moved by a body"
+        );
+        assert_eq!(vel(&app, platform), v);
+    }
+}
+
+#[test]
+fn body_pushing_into_a_kinematic_block_stops_at_its_face() {
+    let mut app = app(floor_room());
+    let block = spawn_kinematic(
+        &mut app,
+        Vec2::new(200.0, 32.0),
+        Vec2::splat(16.0),
+        Vec2::ZERO,
+    );
+    let body = spawn_frictionless(&mut app, Vec2::new(120.0, 22.0), HALF, Vec2::ZERO);
+    for _ in 0..90 {
+        let v = vel(&app, body);
+        set_vel(&mut app, body, Vec2::new(240.0, v.y));
+        step(&mut app, 1);
+    }
+    assert_eq!(pos(&app, block), Vec2::new(200.0, 32.0));
+    assert!(
+        (pos(&app, body).x - (184.0 - HALF.x)).abs() < 1e-3,
+        "stopped at the face: {}",
+        pos(&app, body)
+    );
+    assert_eq!(vel(&app, body).x, 0.0);
+    assert!(flags(&app, body).pushes_object(Side::Right));
+}
+
+#[test]
+fn body_falling_onto_a_resting_body_stops_on_top_of_it() {
+    let mut app = app(floor_room());
+    let below = spawn(&mut app, Vec2::new(200.0, 22.0), HALF, Vec2::ZERO);
+    let above = spawn(&mut app, Vec2::new(203.0, 120.0), HALF, Vec2::ZERO);
+    let mut landings = 0;
+    for _ in 0..120 {
+        step(&mut app, 1);
+        landings += drain_landed(&mut app)
+            .iter()
+            .filter(|l| l.entity == above)
+            .count();
+    }
+    assert_eq!(
+        pos(&app, below),
+        Vec2::new(200.0, 22.0),
+        "the resting body is not pushed"
+    );
+    assert!(
+        (pos(&app, above).y - 34.0).abs() < 1e-3,
+        "on top: {}",
+        pos(&app, above)
+    );
+    assert_eq!(pos(&app, above).x, 203.0);
+    assert_eq!(vel(&app, above), Vec2::ZERO);
+    assert!(flags(&app, above).pushes_object(Side::Bottom) && flags(&app, above).on_ground());
+    assert!(flags(&app, below).pushes_object(Side::Top));
+    assert_eq!(landings, 1, "Landed once for the landing on a body");
+}
+
+#[test]
+fn landing_across_two_equal_bodies_at_once_moves_it_up_once() {
+    let mut app = app_without_gravity(floor_room());
+    let left = spawn_kinematic(&mut app, Vec2::new(194.0, 22.0), HALF, Vec2::ZERO);
+    let right = spawn_kinematic(&mut app, Vec2::new(206.0, 22.0), HALF, Vec2::ZERO);
+    // Centred over the seam; 5 units above; falls 8 units in one step.
+    let body = spawn(
+        &mut app,
+        Vec2::new(200.0, 39.0),
+        HALF,
+        Vec2::new(0.0, -480.0),
+    );
+    step(&mut app, 1);
+    assert_eq!(contacts(&app, body).len(), 2, "detected against both");
+    assert!(
+        (pos(&app, body).y - 34.0).abs() < 1e-4,
+        "corrected once: {}",
+        pos(&app, body).y
+    );
+    assert_eq!(vel(&app, body).y, 0.0);
+    let _ = (left, right);
+}
+
+#[test]
+fn bodies_meeting_head_on_separate_in_proportion_to_their_speeds() {
+    let mut app = app_without_gravity(floor_room());
+    // 5 and 1.25 units a step; 13 apart: after one step 6.75 apart, overlapping by 5.25.
+    let a = spawn(
+        &mut app,
+        Vec2::new(200.0, 200.0),
+        HALF,
+        Vec2::new(300.0, 0.0),
+    );
+    let b = spawn(
+        &mut app,
+        Vec2::new(213.0, 200.0),
+        HALF,
+        Vec2::new(-75.0, 0.0),
+    );
+    step(&mut app, 1);
+    let overlap = 12.0 - ((213.0 - 1.25) - (200.0 + 5.0));
+    let (pa, pb) = (pos(&app, a), pos(&app, b));
+    assert!(
+        (pa.x - (205.0 - 0.8 * overlap)).abs() < 1e-3,
+        "a takes 4/5: {pa}"
+    );
+    assert!(
+        (pb.x - (211.75 + 0.2 * overlap)).abs() < 1e-3,
+        "b takes 1/5: {pb}"
+    );
+    assert!((pb.x - pa.x - 12.0).abs() < 1e-3, "touching after");
+    assert_eq!((vel(&app, a).x, vel(&app, b).x), (0.0, 0.0));
+}
+
+#[test]
+fn bodies_spawned_overlapping_and_still_separate_half_each() {
+    let mut app = app_without_gravity(floor_room());
+    let a = spawn(&mut app, Vec2::new(200.0, 200.0), HALF, Vec2::ZERO);
+    let b = spawn(&mut app, Vec2::new(208.0, 201.0), HALF, Vec2::ZERO);
+    step(&mut app, 1);
+    assert_eq!(pos(&app, a), Vec2::new(198.0, 200.0));
+    assert_eq!(pos(&app, b), Vec2::new(210.0, 201.0));
+}
+
+#[test]
+fn stack_of_ten_boxes_on_the_floor_settles() {
+    let mut app = app(floor_room());
+    let boxes: Vec<Entity> = (0..10)
+        .map(|i| {
+            spawn(
+                &mut app,
+                Vec2::new(300.0 + (i % 3) as f32, 22.0 + 13.0 * i as f32),
+                HALF,
+                Vec2::ZERO,
+            )
+        })
+        .collect();
+    step(&mut app, 300);
+    let worst = max_pair_overlap(&app, &boxes);
+    assert!(worst <= 0.01, "after 300 steps a pair overlaps by {worst}");
+    let settled: Vec<Vec2> = boxes.iter().map(|&e| pos(&app, e)).collect();
+    step(&mut app, 100);
+    for (i, &e) in boxes.iter().enumerate() {
+        let moved = pos(&app, e).distance(settled[i]);
+        assert!(moved <= 0.001, "box {i} moved {moved} after settling");
+    }
+    let top = pos(&app, boxes[9]).y;
+    assert!(
+        (top - (22.0 + 12.0 * 9.0)).abs() < 0.1,
+        "the stack stands 10 boxes high: {top}"
+    );
+}
+
+fn max_pair_overlap(app: &App, boxes: &[Entity]) -> f32 {
+    let mut worst = 0.0f32;
+    for (i, &a) in boxes.iter().enumerate() {
+        for &b in &boxes[i + 1..] {
+            let (pa, pb) = (aabb(app, a), aabb(app, b));
+            let o = (pa.half_extents + pb.half_extents) - (pa.center - pb.center).abs();
+            if o.x > 0.0 && o.y > 0.0 {
+                worst = worst.max(o.x.min(o.y));
+            }
+        }
+    }
+    worst
+}
+
+#[test]
+fn body_standing_on_a_rising_kinematic_platform_is_lifted_with_it() {
+    let mut app = app(floor_room());
+    let platform = spawn_kinematic(
+        &mut app,
+        Vec2::new(200.0, 60.0),
+        Vec2::new(24.0, 4.0),
+        Vec2::ZERO,
+    );
+    let rider = spawn(&mut app, Vec2::new(205.0, 70.0), HALF, Vec2::ZERO);
+    step(&mut app, 30);
+    assert!(
+        (pos(&app, rider).y - 70.0).abs() < 1e-3,
+        "rests on the platform"
+    );
+    app.world_mut().get_mut::<Velocity>(platform).unwrap().0 = Vec2::new(0.0, 45.0);
+    for i in 1..=120 {
+        step(&mut app, 1);
+        let top = pos(&app, platform).y + 4.0;
+        let feet = pos(&app, rider).y - HALF.y;
+        assert!(
+            (feet - top).abs() < 0.8,
+            "step {i}: feet {feet}, platform top {top}"
+        );
+        assert!(flags(&app, rider).on_ground(), "step {i}: still standing");
+    }
+    assert!(
+        pos(&app, rider).y > 150.0,
+        "lifted by 90 units: {}",
+        pos(&app, rider).y
+    );
+    assert_eq!(pos(&app, platform).x, 200.0);
+}
+
+#[test]
+fn response_never_pushes_a_body_into_a_tile() {
+    // A body pressed against the wall is hit from the other side by a faster body: its share
+    // of the overlap would push it into the wall; the tile sweep stops it at the face.
+    let mut map = floor_room();
+    map.fill(IVec2::new(10, 1), IVec2::new(10, 5), TileKind::Solid);
+    let mut app = app_without_gravity(map);
+    let wall_face = 176.0;
+    let pinned = spawn(
+        &mut app,
+        Vec2::new(wall_face + 6.0, 40.0),
+        HALF,
+        Vec2::new(-60.0, 0.0),
+    );
+    let hitter = spawn(
+        &mut app,
+        Vec2::new(wall_face + 30.0, 40.0),
+        HALF,
+        Vec2::new(-900.0, 0.0),
+    );
+    step(&mut app, 5);
+    assert!(
+        pos(&app, pinned).x >= wall_face + 6.0 - 1e-3,
+        "pushed into the wall: {}",
+        pos(&app, pinned)
+    );
+    let _ = hitter;
+}
+
+#[test]
+fn results_are_bit_identical_with_one_thread_and_with_the_task_pool() {
+    let run = |parallel_min_bodies: usize| {
+        let mut app = crate::determinism::busy_scene();
+        app.world_mut()
+            .resource_mut::<PhysicsConfig>()
+            .parallel_min_bodies = parallel_min_bodies;
+        step(&mut app, 200);
+        let world = app.world_mut();
+        let mut q = world.query::<(&Aabb, &Velocity, &Contacts)>();
+        q.iter(world)
+            .map(|(a, v, c)| {
+                let cs: Vec<(Entity, u32, u32)> = c
+                    .iter()
+                    .map(|d| (d.other, d.overlap.x.to_bits(), d.overlap.y.to_bits()))
+                    .collect();
+                (
+                    a.center.x.to_bits(),
+                    a.center.y.to_bits(),
+                    v.x.to_bits(),
+                    v.y.to_bits(),
+                    cs,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let single = run(usize::MAX);
+    let pooled = run(0);
+    assert!(
+        bevy::tasks::ComputeTaskPool::get().thread_num() > 1,
+        "the pool really has threads"
+    );
+    assert!(
+        single.iter().any(|b| !b.4.is_empty()),
+        "the scene has contacts to compare"
+    );
+    assert_eq!(single, pooled);
+}

@@ -1,0 +1,343 @@
+//! The partition and pair detection (article 000): cells always match every body's
+//! `GridAreas`; pairs are found once however many cells they share; touching counts.
+
+use bevy::prelude::*;
+use proptest::prelude::*;
+
+use crate::common::*;
+
+/// An app with cells of `tiles` tiles over a 64 x 64 map of 16-unit tiles, without gravity.
+fn grid_app(tiles: u32) -> App {
+    let mut app = app_without_gravity(empty_map(64, 64));
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .partition_cell_tiles = tiles;
+    app
+}
+
+fn others(app: &App, e: Entity) -> Vec<Entity> {
+    contacts(app, e).iter().map(|c| c.other).collect()
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Spawn { at: Vec2, half: Vec2 },
+    Despawn(usize),
+    Teleport(usize, Vec2),
+    Resize(usize, Vec2),
+    RemoveAabb(usize),
+    MakeInvalid(usize),
+    Step,
+}
+
+fn arb_op() -> impl Strategy<Value = Op> {
+    // Positions reach well outside the 1024 x 1024 map; sizes reach past a 64-unit cell.
+    let at = (-600.0f32..1700.0, -600.0f32..1700.0).prop_map(|(x, y)| Vec2::new(x, y));
+    let half = (0.5f32..90.0, 0.5f32..90.0).prop_map(|(x, y)| Vec2::new(x, y));
+    prop_oneof![
+        3 => (at.clone(), half.clone()).prop_map(|(at, half)| Op::Spawn { at, half }),
+        1 => any::<usize>().prop_map(Op::Despawn),
+        2 => (any::<usize>(), at).prop_map(|(i, p)| Op::Teleport(i, p)),
+        1 => (any::<usize>(), half).prop_map(|(i, h)| Op::Resize(i, h)),
+        1 => any::<usize>().prop_map(Op::RemoveAabb),
+        1 => any::<usize>().prop_map(Op::MakeInvalid),
+        3 => Just(Op::Step),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn partition_matches_grid_areas_after_random_moves_spawns_despawns_and_resizes(
+        ops in prop::collection::vec(arb_op(), 200..400),
+    ) {
+        let mut app = grid_app(4);
+        let mut live: Vec<Entity> = Vec::new();
+        for (n, op) in ops.iter().enumerate() {
+            let pick = |i: usize| (!live.is_empty()).then(|| i % live.len());
+            match op.clone() {
+                Op::Spawn { at, half } => live.push(spawn(&mut app, at, half, Vec2::ZERO)),
+                Op::Despawn(i) => {
+                    if let Some(i) = pick(i) {
+                        app.world_mut().despawn(live.swap_remove(i));
+                    }
+                }
+                Op::Teleport(i, p) => {
+                    if let Some(i) = pick(i)
+                        && let Some(mut a) = app.world_mut().get_mut::<Aabb>(live[i])
+                    {
+                        a.center = p;
+                    }
+                }
+                Op::Resize(i, h) => {
+                    if let Some(i) = pick(i)
+                        && let Some(mut a) = app.world_mut().get_mut::<Aabb>(live[i])
+                    {
+                        a.half_extents = h;
+                    }
+                }
+                Op::RemoveAabb(i) => {
+                    if let Some(i) = pick(i) {
+                        app.world_mut().entity_mut(live[i]).remove::<Aabb>();
+                    }
+                }
+                Op::MakeInvalid(i) => {
+                    if let Some(i) = pick(i)
+                        && let Some(mut a) = app.world_mut().get_mut::<Aabb>(live[i])
+                    {
+                        a.half_extents.x = -1.0;
+                    }
+                }
+                Op::Step => step(&mut app, 1),
+            }
+            // Consistent after every operation, not only after steps: the hooks keep it so.
+            prop_assert_eq!(verify_partition(&mut app), Ok(()), "after op {} {:?}", n, op);
+        }
+        step(&mut app, 1);
+        prop_assert_eq!(verify_partition(&mut app), Ok(()));
+        // After a step, exactly the bodies with a valid box are partitioned, in the cells their
+        // boxes covered at detection. Nothing moves before detection here (no gravity, no
+        // velocity, no tiles), so that is the old position; the response may move overlapping
+        // bodies afterwards.
+        let world = app.world_mut();
+        let partition_range = |w: &World, a: &Aabb| w.resource::<Partition>().cell_range(a.min(), a.max());
+        let mut q = world.query::<(&Aabb, &GridAreas, &OldPosition)>();
+        for (aabb, areas, old) in q.iter(world) {
+            let at_detection = Aabb::new(old.0, aabb.half_extents);
+            if aabb.is_valid() {
+                prop_assert_eq!(areas.range(), Some(partition_range(world, &at_detection)));
+            } else {
+                prop_assert_eq!(areas.range(), None);
+            }
+        }
+    }
+}
+
+#[test]
+fn body_spanning_3x3_cells_is_detected_against_small_bodies_in_each() {
+    let mut app = grid_app(1); // 16-unit cells
+    // Big box centred on cell (10, 10), reaching one cell beyond on every side.
+    let big = spawn(&mut app, Vec2::splat(168.0), Vec2::splat(20.0), Vec2::ZERO);
+    let mut small = Vec::new();
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let c = Vec2::new(168.0 + 16.0 * dx as f32, 168.0 + 16.0 * dy as f32);
+            small.push(spawn(&mut app, c, Vec2::splat(2.0), Vec2::ZERO));
+        }
+    }
+    step(&mut app, 1);
+    let areas = app.world().get::<GridAreas>(big).unwrap().clone();
+    assert_eq!(
+        areas.areas().len(),
+        9,
+        "big body occupies 3 x 3 cells: {areas:?}"
+    );
+    let mut found = others(&app, big);
+    found.sort();
+    let mut expected = small.clone();
+    expected.sort();
+    assert_eq!(found, expected);
+    for s in small {
+        assert_eq!(others(&app, s), vec![big]);
+    }
+}
+
+#[test]
+fn pair_sharing_four_cells_is_reported_once() {
+    let mut app = grid_app(1);
+    // Both boxes straddle the corner where cells (9..=10, 9..=10) meet.
+    let a = spawn(
+        &mut app,
+        Vec2::new(158.0, 158.0),
+        Vec2::splat(5.0),
+        Vec2::ZERO,
+    );
+    let b = spawn(
+        &mut app,
+        Vec2::new(162.0, 162.0),
+        Vec2::splat(5.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 1);
+    assert_eq!(app.world().get::<GridAreas>(a).unwrap().areas().len(), 4);
+    assert_eq!(app.world().get::<GridAreas>(b).unwrap().areas().len(), 4);
+    assert_eq!(others(&app, a), vec![b]);
+    assert_eq!(others(&app, b), vec![a]);
+    assert_eq!(app.world().resource::<PhysicsStats>().pairs_found, 1);
+}
+
+#[test]
+fn touching_boxes_are_reported_with_zero_overlap() {
+    let mut app = grid_app(16);
+    let a = spawn(
+        &mut app,
+        Vec2::new(100.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let b = spawn(
+        &mut app,
+        Vec2::new(112.0, 104.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    // Touching across a cell boundary too: the boundary at x = 256 (16-tile cells).
+    let c = spawn(
+        &mut app,
+        Vec2::new(250.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let d = spawn(
+        &mut app,
+        Vec2::new(262.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 1);
+    let ab = contacts(&app, a);
+    assert_eq!(ab.len(), 1);
+    assert_eq!(ab[0].overlap, Vec2::new(0.0, -8.0));
+    assert_eq!(contacts(&app, b)[0].overlap, Vec2::new(0.0, 8.0));
+    assert_eq!(others(&app, c), vec![d]);
+    assert_eq!(contacts(&app, c)[0].overlap.x, 0.0);
+    // Nothing moved: touching is not overlapping.
+    assert_eq!(pos(&app, a), Vec2::new(100.0, 100.0));
+    assert!(flags(&app, a).pushes_object(Side::Right) && flags(&app, b).pushes_object(Side::Left));
+}
+
+#[test]
+fn overlap_sign_convention_of_article_000_holds_from_both_sides() {
+    let mut app = grid_app(16);
+    let a = spawn(
+        &mut app,
+        Vec2::new(100.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::new(30.0, 0.0),
+    );
+    // b overlaps a from the upper right by 2 on x and 9 on y.
+    let b = spawn(
+        &mut app,
+        Vec2::new(110.0, 103.0),
+        Vec2::splat(6.0),
+        Vec2::new(-60.0, 0.0),
+    );
+    step(&mut app, 1);
+    let from_a = contacts(&app, a)[0];
+    let from_b = contacts(&app, b)[0];
+    // a moved +0.5 and b -1 before detection: centres 8.5 apart, overlapping by 3.5 on x.
+    assert_eq!(from_a.other, b);
+    assert!(
+        (from_a.overlap - Vec2::new(-3.5, -9.0)).length() < 1e-4,
+        "{}",
+        from_a.overlap
+    );
+    assert_eq!(from_b.overlap, -from_a.overlap);
+    // Both speeds, both old and both new positions, from each side.
+    assert_eq!(
+        (from_a.velocity, from_a.other_velocity),
+        (Vec2::new(30.0, 0.0), Vec2::new(-60.0, 0.0))
+    );
+    assert_eq!(
+        (from_a.old_position, from_a.other_old_position),
+        (Vec2::new(100.0, 100.0), Vec2::new(110.0, 103.0))
+    );
+    assert_eq!(from_a.position, from_b.other_position);
+    assert_eq!(from_a.other_position, from_b.position);
+}
+
+#[test]
+fn despawned_or_unboxed_bodies_leave_every_cell_at_once() {
+    let mut app = grid_app(1);
+    let big = spawn(&mut app, Vec2::splat(168.0), Vec2::splat(20.0), Vec2::ZERO);
+    let keep = spawn(&mut app, Vec2::splat(168.0), Vec2::splat(2.0), Vec2::ZERO);
+    let other = spawn(&mut app, Vec2::splat(300.0), Vec2::splat(20.0), Vec2::ZERO);
+    step(&mut app, 1);
+    app.world_mut().despawn(big);
+    // Immediately, before any step: no cell holds it, and the swapped bodies' indices are fixed.
+    assert_eq!(verify_partition(&mut app), Ok(()));
+    let world = app.world();
+    assert!(
+        world
+            .resource::<Partition>()
+            .cells()
+            .all(|(_, c)| !c.contains(&big))
+    );
+    app.world_mut().entity_mut(other).remove::<Aabb>();
+    assert_eq!(verify_partition(&mut app), Ok(()));
+    assert!(
+        app.world()
+            .resource::<Partition>()
+            .cells()
+            .all(|(_, c)| !c.contains(&other))
+    );
+    step(&mut app, 1);
+    assert_eq!(verify_partition(&mut app), Ok(()));
+    assert!(
+        app.world()
+            .resource::<Partition>()
+            .cells()
+            .any(|(_, c)| c.contains(&keep))
+    );
+}
+
+#[test]
+fn bodies_outside_the_map_are_still_partitioned_and_detected() {
+    let mut app = grid_app(4);
+    let a = spawn(
+        &mut app,
+        Vec2::new(-5000.0, 3000.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let b = spawn(
+        &mut app,
+        Vec2::new(-4990.0, 3000.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let far = spawn(
+        &mut app,
+        Vec2::new(-9000.0, 3000.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 1);
+    assert_eq!(others(&app, a), vec![b]);
+    assert!(
+        others(&app, far).is_empty(),
+        "same border cell, but not touching"
+    );
+    assert_eq!(verify_partition(&mut app), Ok(()));
+}
+
+#[test]
+fn changing_the_map_or_cell_size_rebuilds_the_partition() {
+    let mut app = grid_app(4);
+    let a = spawn(
+        &mut app,
+        Vec2::new(100.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 1);
+    assert_eq!(
+        app.world().resource::<Partition>().dims(),
+        UVec2::new(16, 16)
+    );
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .partition_cell_tiles = 8;
+    step(&mut app, 1);
+    assert_eq!(app.world().resource::<Partition>().dims(), UVec2::new(8, 8));
+    assert_eq!(verify_partition(&mut app), Ok(()));
+    app.insert_resource(empty_map(200, 10));
+    step(&mut app, 1);
+    assert_eq!(
+        app.world().resource::<Partition>().dims(),
+        UVec2::new(25, 2)
+    );
+    assert_eq!(verify_partition(&mut app), Ok(()));
+    assert!(app.world().get::<GridAreas>(a).unwrap().range().is_some());
+}
