@@ -61,11 +61,14 @@
 //! | feature | default | what it adds |
 //! | --- | --- | --- |
 //! | *(none)* | yes | the headless physics: only `bevy` with `std` and `bevy_log` |
+//! | `debug` | no | `debug::DebugPlugin` (gizmo overlays and the egui panel), with the window, renderer and `bevy_egui` it needs; the examples need it |
 
 #![warn(missing_docs)]
 
 pub mod body;
 pub mod config;
+#[cfg(feature = "debug")]
+pub mod debug;
 pub mod flags;
 pub mod geometry;
 mod integrate;

@@ -1,0 +1,147 @@
+//! Shared by the windowed examples: sprites for tiles and bodies, the camera.
+
+use bevy::prelude::*;
+use bevy_platformer_physics::prelude::*;
+
+pub const SOLID: Color = Color::srgb(0.36, 0.37, 0.45);
+pub const ONE_WAY: Color = Color::srgb(0.25, 0.7, 0.75);
+pub const LADDER: Color = Color::srgb(0.62, 0.42, 0.2);
+pub const BACKGROUND: Color = Color::srgb(0.07, 0.09, 0.18);
+
+/// Marks the sprites drawn for the tile map.
+#[derive(Component)]
+pub struct TileSprite;
+
+/// A body drawn as a sprite of its box, in this colour.
+#[derive(Component, Clone, Copy)]
+pub struct BodySprite(pub Color);
+
+/// Sprites for tiles and bodies, and the clear colour.
+pub struct SpritesPlugin;
+
+impl Plugin for SpritesPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(ClearColor(BACKGROUND))
+            .add_systems(Update, (rebuild_tile_sprites, draw_bodies));
+    }
+}
+
+/// Redraws every tile when the map changes (the maps here are small).
+fn rebuild_tile_sprites(
+    mut commands: Commands,
+    map: Res<TileMap>,
+    old: Query<Entity, With<TileSprite>>,
+) {
+    if !map.is_changed() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let size = map.tile_size();
+    for y in 0..map.height() as i32 {
+        for x in 0..map.width() as i32 {
+            let (min, max) = map.tile_rect(x, y);
+            let center = (min + max) / 2.0;
+            let (color, sprite_size, offset) = match map.get(x, y) {
+                TileKind::Empty => continue,
+                TileKind::Solid => (SOLID, Vec2::splat(size - 1.0), 0.0),
+                TileKind::OneWay => (ONE_WAY, Vec2::new(size, size * 0.25), size * 0.375),
+                TileKind::Ladder => (LADDER, Vec2::new(size * 0.6, size), 0.0),
+            };
+            commands.spawn((
+                TileSprite,
+                Sprite::from_color(color, sprite_size),
+                Transform::from_xyz(center.x, center.y + offset, -1.0),
+            ));
+        }
+    }
+}
+
+/// Body sprites follow their box size; bodies touching another body are semi-transparent
+/// (the articles' demo).
+fn draw_bodies(mut bodies: Query<(&Aabb, &Contacts, &BodySprite, &mut Sprite)>) {
+    for (aabb, contacts, look, mut sprite) in &mut bodies {
+        let size = aabb.size().abs();
+        if sprite.custom_size != Some(size) {
+            sprite.custom_size = Some(size);
+        }
+        let color = if contacts.is_empty() {
+            look.0
+        } else {
+            look.0.with_alpha(0.5)
+        };
+        if sprite.color != color {
+            sprite.color = color;
+        }
+    }
+}
+
+/// A body with a sprite of its box.
+pub fn body(center: Vec2, half: Vec2, color: Color) -> impl Bundle {
+    (
+        Aabb::new(center, half),
+        BodySprite(color),
+        Sprite::from_color(color, half * 2.0),
+    )
+}
+
+/// The window size every example opens.
+pub const WINDOW: Vec2 = Vec2::new(1280.0, 720.0);
+
+/// A 2D camera that fits the whole map in the window right of the debug panel.
+pub fn camera_over(map: &TileMap, panel_width: f32) -> impl Bundle {
+    let bounds = map.bounds();
+    let room = Vec2::new(WINDOW.x - panel_width - 16.0, WINDOW.y - 16.0);
+    let scale = (bounds.size() / room).max_element().max(1.0);
+    let c = bounds.center();
+    (
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection {
+            scale,
+            ..OrthographicProjection::default_2d()
+        }),
+        Transform::from_xyz(c.x - (panel_width + 8.0) * scale / 2.0, c.y, 0.0),
+    )
+}
+
+/// With `EXAMPLE_SCREENSHOT=<png>` set, the example runs one fixed step a frame for
+/// `frames` frames, saves a screenshot there and exits (CI checks the examples this way).
+pub struct ScreenshotAfter(pub u32);
+
+#[derive(Resource)]
+struct ScreenshotPlan {
+    path: std::path::PathBuf,
+    at: u32,
+    frame: u32,
+}
+
+impl Plugin for ScreenshotAfter {
+    fn build(&self, app: &mut App) {
+        let Some(path) = std::env::var_os("EXAMPLE_SCREENSHOT") else {
+            return;
+        };
+        app.insert_resource(bevy::time::TimeUpdateStrategy::FixedTimesteps(1))
+            .insert_resource(ScreenshotPlan {
+                path: path.into(),
+                at: self.0,
+                frame: 0,
+            })
+            .add_systems(Update, take_screenshot);
+    }
+}
+
+fn take_screenshot(mut commands: Commands, mut plan: ResMut<ScreenshotPlan>) {
+    use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+    plan.frame += 1;
+    if plan.frame != plan.at {
+        return;
+    }
+    let mut save = save_to_disk(plan.path.clone());
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+            save(captured);
+            exit.write(AppExit::Success);
+        },
+    );
+}

@@ -1,0 +1,226 @@
+//! The platformer's window test: with `PLATFORMER_SMOKE=<png>` the demo runs one fixed step a
+//! frame, plays a fixed script of key presses and mouse clicks, takes a screenshot, checks
+//! that the scene and the panel were really drawn and that the script had its effects, saves
+//! the PNG, prints `SMOKE OK` or `SMOKE FAIL` and exits 0 or 1.
+
+use std::path::PathBuf;
+
+use bevy::input::InputSystems;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::time::TimeUpdateStrategy;
+use bevy_platformer_physics::prelude::*;
+
+use super::{Player, TILE};
+
+/// Frames of the script.
+const RECORD_START: u32 = 5;
+const WALK_END: u32 = 60;
+const JUMP: u32 = 62;
+const CLONE: u32 = 80;
+const PLACE_SOLID: u32 = 90;
+const PLACE_ONE_WAY: u32 = 96;
+const SHOOT: u32 = 160;
+const GIVE_UP: u32 = 900;
+/// Tiles the script places: a solid one and a one-way one, in open air.
+const SOLID_AT: IVec2 = IVec2::new(40, 17);
+const ONE_WAY_AT: IVec2 = IVec2::new(44, 17);
+
+/// Replaces the mouse cursor for the level editor while the script runs.
+#[derive(Resource, Default)]
+pub struct ScriptedCursor(pub Option<Vec2>);
+
+pub struct Smoke {
+    shot: PathBuf,
+}
+
+#[derive(Resource)]
+struct Script {
+    frame: u32,
+    shot: PathBuf,
+    start: Option<Vec2>,
+    shooting: bool,
+}
+
+impl Smoke {
+    /// The smoke test asked for by `PLATFORMER_SMOKE`, if any.
+    pub fn from_env() -> Option<Self> {
+        std::env::var_os("PLATFORMER_SMOKE").map(|p| Smoke { shot: p.into() })
+    }
+
+    pub fn install(self, app: &mut App) {
+        app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+            .init_resource::<ScriptedCursor>()
+            .insert_resource(Script {
+                frame: 0,
+                shot: self.shot,
+                start: None,
+                shooting: false,
+            })
+            .add_systems(PreUpdate, play_script.after(InputSystems));
+    }
+}
+
+fn tile_center(t: IVec2) -> Vec2 {
+    t.as_vec2() * TILE + TILE / 2.0
+}
+
+fn play_script(
+    mut commands: Commands,
+    mut script: ResMut<Script>,
+    mut keys: ResMut<ButtonInput<KeyCode>>,
+    mut mouse: ResMut<ButtonInput<MouseButton>>,
+    mut cursor: ResMut<ScriptedCursor>,
+    players: Query<&Aabb, With<Player>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    script.frame += 1;
+    let f = script.frame;
+    // Releases first, so a press lasts exactly the frames the script says.
+    keys.release_all();
+    mouse.release_all();
+    cursor.0 = None;
+    match f {
+        RECORD_START => script.start = players.iter().next().map(|a| a.center),
+        _ if f > RECORD_START && f < WALK_END => keys.press(KeyCode::KeyD),
+        JUMP => keys.press(KeyCode::KeyW),
+        CLONE => keys.press(KeyCode::Space),
+        PLACE_SOLID => {
+            cursor.0 = Some(tile_center(SOLID_AT));
+            mouse.press(MouseButton::Right);
+        }
+        PLACE_ONE_WAY => {
+            cursor.0 = Some(tile_center(ONE_WAY_AT));
+            mouse.press(MouseButton::Middle);
+        }
+        SHOOT if !script.shooting => {
+            script.shooting = true;
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(check_and_save);
+        }
+        GIVE_UP => {
+            println!("SMOKE FAIL: no screenshot arrived within {GIVE_UP} frames");
+            exit.write(AppExit::from_code(1));
+        }
+        _ => {}
+    }
+}
+
+/// Checks the screenshot and the world, saves the PNG, and ends the app with the verdict.
+fn check_and_save(
+    captured: On<ScreenshotCaptured>,
+    script: Res<Script>,
+    players: Query<&Aabb, With<Player>>,
+    map: Res<TileMap>,
+    stats: Res<PhysicsStats>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let mut failures = Vec::new();
+    let image = &captured.image;
+    let (w, h) = (image.width(), image.height());
+    let pixel = |x: u32, y: u32| {
+        image
+            .get_color_at(x, y)
+            .map(|c| {
+                let c = c.to_srgba();
+                [c.red, c.green, c.blue].map(|v| (v * 255.0).round() as i32)
+            })
+            .unwrap_or([0, 0, 0])
+    };
+    let near = |p: [i32; 3], q: [i32; 3]| (0..3).all(|i| (p[i] - q[i]).abs() <= 24);
+    let as_rgb = |c: Color| {
+        let c = c.to_srgba();
+        [c.red, c.green, c.blue].map(|v| (v * 255.0).round() as i32)
+    };
+    let (solid, background) = (
+        as_rgb(super::common::SOLID),
+        as_rgb(super::common::BACKGROUND),
+    );
+    // The character and its clones, opaque or half transparent (touching another body).
+    let looks = [super::PLAYER, super::CLONE].map(as_rgb);
+    let blend = |c: [i32; 3]| [0, 1, 2].map(|i| (c[i] + background[i]) / 2);
+    let player_colors = [looks[0], looks[1], blend(looks[0]), blend(looks[1])];
+    let (mut solid_px, mut player_px, mut background_px, mut sampled) = (0u32, 0u32, 0u32, 0u32);
+    for y in (0..h).step_by(2) {
+        for x in (0..w).step_by(2) {
+            let p = pixel(x, y);
+            sampled += 1;
+            solid_px += near(p, solid) as u32;
+            player_px += player_colors.iter().any(|&c| near(p, c)) as u32;
+            background_px += near(p, background) as u32;
+        }
+    }
+    // The panel sits at the top left: its pixels are neutral greys, unlike the blue background.
+    let (mut panel_px, mut panel_sampled) = (0u32, 0u32);
+    for y in (40..(300.min(h))).step_by(3) {
+        for x in (16..(250.min(w))).step_by(3) {
+            let p = pixel(x, y);
+            panel_sampled += 1;
+            let grey = (p[0] - p[1]).abs() < 10 && (p[1] - p[2]).abs() < 10 && p[0] < 110;
+            panel_px += grey as u32;
+        }
+    }
+    let share = |n: u32, of: u32| n as f32 / of.max(1) as f32;
+    if w < 640 || h < 360 {
+        failures.push(format!("screenshot is {w} x {h}"));
+    }
+    if share(solid_px, sampled) < 0.03 {
+        failures.push(format!(
+            "tiles not drawn: {:.1}% solid-tile pixels",
+            100.0 * share(solid_px, sampled)
+        ));
+    }
+    if share(background_px, sampled) < 0.2 {
+        failures.push(format!(
+            "background not drawn: {:.1}%",
+            100.0 * share(background_px, sampled)
+        ));
+    }
+    if player_px < 20 {
+        failures.push(format!("character not drawn: {player_px} pixels"));
+    }
+    if share(panel_px, panel_sampled) < 0.5 {
+        failures.push(format!(
+            "debug panel not drawn: {:.1}% grey in its area",
+            100.0 * share(panel_px, panel_sampled)
+        ));
+    }
+    let xs: Vec<f32> = players.iter().map(|a| a.center.x).collect();
+    let start = script.start.map_or(f32::NAN, |s| s.x);
+    if !xs.iter().any(|&x| x > start + 60.0) {
+        failures.push(format!(
+            "the character did not walk right: started at {start}, now {xs:?}"
+        ));
+    }
+    if xs.len() < 2 {
+        failures.push("Space did not spawn a clone".into());
+    }
+    if map.get(SOLID_AT.x, SOLID_AT.y) != TileKind::Solid {
+        failures.push("right click did not place a solid tile".into());
+    }
+    if map.get(ONE_WAY_AT.x, ONE_WAY_AT.y) != TileKind::OneWay {
+        failures.push("middle click did not place a one-way tile".into());
+    }
+    if stats.bodies < 8 {
+        failures.push(format!("only {} bodies in the partition", stats.bodies));
+    }
+    let summary = format!(
+        "{w}x{h}, tiles {:.1}%, background {:.1}%, character {player_px} px, panel {:.0}% grey, \
+         players at {xs:?}, {} bodies, {} pairs",
+        100.0 * share(solid_px, sampled),
+        100.0 * share(background_px, sampled),
+        100.0 * share(panel_px, panel_sampled),
+        stats.bodies,
+        stats.pairs_found,
+    );
+    let mut save = save_to_disk(script.shot.clone());
+    save(captured);
+    if failures.is_empty() {
+        println!("SMOKE OK: {summary}");
+        exit.write(AppExit::Success);
+    } else {
+        println!("SMOKE FAIL: {} ({summary})", failures.join("; "));
+        exit.write(AppExit::from_code(1));
+    }
+}

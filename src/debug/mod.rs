@@ -1,0 +1,117 @@
+//! Debug overlays and the egui panel (cargo feature `debug`): see the tiles, the partition,
+//! the pairs and every body's flags, and why a body did what it did.
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use bevy_platformer_physics::debug::DebugPlugin;
+//! use bevy_platformer_physics::prelude::*;
+//!
+//! App::new()
+//!     .add_plugins((DefaultPlugins, PhysicsPlugin::default(), DebugPlugin::default()))
+//!     .run();
+//! ```
+//!
+//! The panel switches each overlay, shows the counters of the last step and how long each
+//! stage took (with a history graph), pauses, single-steps and slows down time, and inspects
+//! the body you click: its `Aabb`, `Velocity`, `PushFlags` (this step and last) and every
+//! `CollisionData` in its `Contacts`. Pointer input over the panel belongs to the panel:
+//! guard your own mouse systems with `not(bevy_egui::input::egui_wants_any_pointer_input)`.
+
+mod overlays;
+mod panel;
+mod timing;
+
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::prelude::*;
+use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
+
+pub use panel::{body_at, cursor_world_position};
+pub use timing::{STAGES, StageTimings};
+
+/// Adds the gizmo overlays and the egui panel. Add it after [`PhysicsPlugin`]; it adds
+/// `bevy_egui`'s `EguiPlugin` if the app has none.
+///
+/// [`PhysicsPlugin`]: crate::PhysicsPlugin
+pub struct DebugPlugin {
+    /// The schedule the physics runs in (to time its stages); default `FixedUpdate`.
+    pub schedule: InternedScheduleLabel,
+}
+
+impl Default for DebugPlugin {
+    fn default() -> Self {
+        Self {
+            schedule: FixedUpdate.intern(),
+        }
+    }
+}
+
+impl DebugPlugin {
+    /// The overlays and panel for physics running in `schedule`.
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+/// Which overlays are drawn. Switch them in the panel or from code.
+#[derive(Resource, Reflect, Clone, Debug, PartialEq, Eq)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct DebugOverlays {
+    /// The tile grid and each tile's kind.
+    pub tiles: bool,
+    /// Partition cells that hold bodies, with their body counts.
+    pub partition: bool,
+    /// Every body's box, coloured by state (grounded, airborne, kinematic, selected).
+    pub bodies: bool,
+    /// A line between the centres of each overlapping or touching pair.
+    pub pairs: bool,
+    /// The normal of each contact, at the contact.
+    pub normals: bool,
+    /// Each body's velocity as an arrow (a tenth of a second of motion).
+    pub velocities: bool,
+    /// The sides that push a tile (yellow) or a body (red), as highlighted box sides.
+    pub push_flags: bool,
+    /// Show the panel.
+    pub panel: bool,
+}
+
+impl Default for DebugOverlays {
+    fn default() -> Self {
+        Self {
+            tiles: true,
+            partition: true,
+            bodies: true,
+            pairs: true,
+            normals: false,
+            velocities: false,
+            push_flags: true,
+            panel: true,
+        }
+    }
+}
+
+/// The body the panel inspects (click a body to select it).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DebugSelection(pub Option<Entity>);
+
+impl Plugin for DebugPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<EguiPlugin>() {
+            app.add_plugins(EguiPlugin::default());
+        }
+        app.init_resource::<DebugOverlays>()
+            .init_resource::<DebugSelection>()
+            .register_type::<DebugOverlays>();
+        timing::build(app, self.schedule);
+        app.add_systems(
+            Update,
+            (
+                panel::select_clicked_body
+                    .run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
+                overlays::draw_overlays,
+            ),
+        )
+        .add_systems(EguiPrimaryContextPass, panel::draw_panel);
+    }
+}

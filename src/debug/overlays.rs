@@ -1,0 +1,175 @@
+//! Gizmo overlays: tiles, partition cells, bodies, pairs, normals, velocities, push flags.
+
+use bevy::prelude::*;
+
+use super::{DebugOverlays, DebugSelection};
+use crate::body::{Aabb, Kinematic, Velocity};
+use crate::flags::{PushFlags, Side};
+use crate::pairs::Contacts;
+use crate::partition::Partition;
+use crate::tiles::{TileKind, TileMap};
+
+const SOLID: Color = Color::srgb(0.55, 0.55, 0.6);
+const ONE_WAY: Color = Color::srgb(0.3, 0.85, 0.9);
+const LADDER: Color = Color::srgb(0.8, 0.55, 0.25);
+const GRID: Color = Color::srgba(1.0, 1.0, 1.0, 0.06);
+const CELL: Color = Color::srgb(0.65, 0.35, 0.95);
+const GROUNDED: Color = Color::srgb(0.3, 0.95, 0.4);
+const AIRBORNE: Color = Color::srgb(0.45, 0.7, 1.0);
+const KINEMATIC: Color = Color::srgb(1.0, 0.6, 0.15);
+const INVALID: Color = Color::srgb(1.0, 0.1, 0.1);
+const SELECTED: Color = Color::WHITE;
+const OVERLAP: Color = Color::srgb(1.0, 0.9, 0.1);
+const TOUCH: Color = Color::srgba(1.0, 1.0, 1.0, 0.5);
+const NORMAL: Color = Color::srgb(1.0, 0.3, 0.8);
+const VELOCITY: Color = Color::srgb(0.95, 0.4, 1.0);
+const PUSH_TILE: Color = Color::srgb(1.0, 0.85, 0.0);
+const PUSH_OBJECT: Color = Color::srgb(1.0, 0.2, 0.2);
+
+type BodyItem<'a> = (
+    Entity,
+    &'a Aabb,
+    &'a Velocity,
+    &'a PushFlags,
+    &'a Contacts,
+    Has<Kinematic>,
+);
+
+pub(super) fn draw_overlays(
+    overlays: Res<DebugOverlays>,
+    selection: Res<DebugSelection>,
+    map: Res<TileMap>,
+    partition: Res<Partition>,
+    bodies: Query<BodyItem>,
+    mut gizmos: Gizmos,
+) {
+    if overlays.tiles {
+        draw_tiles(&map, &mut gizmos);
+    }
+    if overlays.partition {
+        for (cell, list) in partition.cells() {
+            if !list.is_empty() {
+                let r = partition.cell_rect(cell);
+                gizmos.rect_2d(r.center(), r.size() - 2.0, CELL);
+            }
+        }
+    }
+    for (entity, aabb, velocity, flags, contacts, kinematic) in &bodies {
+        if !aabb.center.is_finite() {
+            continue;
+        }
+        let (c, h) = (aabb.center, aabb.half_extents.abs());
+        if overlays.bodies {
+            let color = if selection.0 == Some(entity) {
+                SELECTED
+            } else if !aabb.is_valid() {
+                INVALID
+            } else if kinematic {
+                KINEMATIC
+            } else if flags.on_ground() {
+                GROUNDED
+            } else {
+                AIRBORNE
+            };
+            gizmos.rect_2d(c, h * 2.0, color);
+        }
+        if overlays.velocities && velocity.length_squared() > 1.0 {
+            gizmos.arrow_2d(c, c + velocity.0 * 0.1, VELOCITY);
+        }
+        if overlays.push_flags {
+            for side in Side::ALL {
+                let color = if flags.pushes_object(side) {
+                    PUSH_OBJECT
+                } else if flags.pushes_tile(side) {
+                    PUSH_TILE
+                } else {
+                    continue;
+                };
+                let (a, b) = side_segment(c, h, side);
+                gizmos.line_2d(a, b, color);
+            }
+        }
+        for contact in contacts.iter() {
+            if overlays.pairs && entity < contact.other {
+                let touching = contact.overlap.x == 0.0 || contact.overlap.y == 0.0;
+                let color = if touching { TOUCH } else { OVERLAP };
+                gizmos.line_2d(contact.position, contact.other_position, color);
+            }
+            if overlays.normals {
+                // The owner leaves along the axis of least overlap, in the overlap's direction.
+                let o = contact.overlap;
+                let n = if o.x.abs() <= o.y.abs() {
+                    Vec2::new(o.x.signum(), 0.0)
+                } else {
+                    Vec2::new(0.0, o.y.signum())
+                };
+                let at = c - n * h;
+                gizmos.arrow_2d(at, at + n * 8.0, NORMAL);
+            }
+        }
+    }
+}
+
+fn draw_tiles(map: &TileMap, gizmos: &mut Gizmos) {
+    let size = map.tile_size();
+    let bounds = map.bounds();
+    if bounds.is_empty() {
+        return;
+    }
+    gizmos.grid_2d(
+        bounds.center(),
+        UVec2::new(map.width(), map.height()),
+        Vec2::splat(size),
+        GRID,
+    );
+    for y in 0..map.height() as i32 {
+        for x in 0..map.width() as i32 {
+            let (min, max) = map.tile_rect(x, y);
+            match map.get(x, y) {
+                TileKind::Empty => {}
+                TileKind::Solid => gizmos.rect_2d((min + max) / 2.0, max - min - 1.0, SOLID),
+                TileKind::OneWay => {
+                    gizmos.line_2d(Vec2::new(min.x, max.y - 1.0), max - Vec2::Y, ONE_WAY);
+                }
+                TileKind::Ladder => {
+                    gizmos.line_2d(
+                        Vec2::new(min.x + 3.0, min.y),
+                        Vec2::new(min.x + 3.0, max.y),
+                        LADDER,
+                    );
+                    gizmos.line_2d(
+                        Vec2::new(max.x - 3.0, min.y),
+                        Vec2::new(max.x - 3.0, max.y),
+                        LADDER,
+                    );
+                    if map.is_one_way_top(x, y) {
+                        gizmos.line_2d(Vec2::new(min.x, max.y - 1.0), max - Vec2::Y, ONE_WAY);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The segment of a box's `side`, inset a little so it reads over the box outline.
+fn side_segment(c: Vec2, h: Vec2, side: Side) -> (Vec2, Vec2) {
+    let i = 1.5;
+    match side {
+        Side::Left => (
+            Vec2::new(c.x - h.x + i, c.y - h.y),
+            Vec2::new(c.x - h.x + i, c.y + h.y),
+        ),
+        Side::Right => (
+            Vec2::new(c.x + h.x - i, c.y - h.y),
+            Vec2::new(c.x + h.x - i, c.y + h.y),
+        ),
+        Side::Top => (
+            Vec2::new(c.x - h.x, c.y + h.y - i),
+            Vec2::new(c.x + h.x, c.y + h.y - i),
+        ),
+        Side::Bottom => (
+            Vec2::new(c.x - h.x, c.y - h.y + i),
+            Vec2::new(c.x + h.x, c.y - h.y + i),
+        ),
+    }
+}

@@ -1,0 +1,68 @@
+//! How long each physics stage took: a clock read between the chained stages.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use bevy::ecs::schedule::InternedScheduleLabel;
+use bevy::prelude::*;
+
+use crate::PhysicsSystems;
+
+/// The timed stages, in step order.
+pub const STAGES: [&str; 5] = ["integrate", "tiles", "partition", "pairs", "respond"];
+
+/// How many steps the history keeps.
+const HISTORY: usize = 240;
+
+/// The duration of each stage of the last physics step, and of recent steps.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct StageTimings {
+    /// The last step, per stage (see [`STAGES`]).
+    pub last: [Duration; 5],
+    /// Recent steps, oldest first, per stage in milliseconds.
+    pub history: VecDeque<[f32; 5]>,
+    marks: [Option<Instant>; 6],
+}
+
+impl StageTimings {
+    /// The last step's total.
+    pub fn total(&self) -> Duration {
+        self.last.iter().sum()
+    }
+}
+
+fn mark<const N: usize>(mut timings: ResMut<StageTimings>) {
+    timings.marks[N] = Some(Instant::now());
+    if N == 5 {
+        let marks = timings.marks;
+        let mut last = [Duration::ZERO; 5];
+        for (i, d) in last.iter_mut().enumerate() {
+            if let (Some(a), Some(b)) = (marks[i], marks[i + 1]) {
+                *d = b.saturating_duration_since(a);
+            }
+        }
+        timings.last = last;
+        if timings.history.len() == HISTORY {
+            timings.history.pop_front();
+        }
+        timings
+            .history
+            .push_back(last.map(|d| d.as_secs_f32() * 1000.0));
+        timings.marks = [None; 6];
+    }
+}
+
+pub(super) fn build(app: &mut App, schedule: InternedScheduleLabel) {
+    use PhysicsSystems::*;
+    app.init_resource::<StageTimings>().add_systems(
+        schedule,
+        (
+            mark::<0>.before(Integrate),
+            mark::<1>.after(Integrate).before(TileCollide),
+            mark::<2>.after(TileCollide).before(UpdatePartition),
+            mark::<3>.after(UpdatePartition).before(DetectPairs),
+            mark::<4>.after(DetectPairs).before(Respond),
+            mark::<5>.after(Respond),
+        ),
+    );
+}
