@@ -8,6 +8,12 @@
 #[path = "common/mod.rs"]
 #[allow(dead_code, reason = "the stress test frames its own camera")]
 mod common;
+#[path = "../bench/src/scene.rs"]
+#[allow(
+    dead_code,
+    reason = "the stress test uses the scene, not the measurements"
+)]
+mod pile_scene;
 
 use bevy::prelude::*;
 use bevy_platformer_physics::debug::{DebugOverlays, DebugPlugin};
@@ -60,63 +66,32 @@ struct Pile(usize);
 #[derive(Component)]
 struct Swing(u32);
 
-/// The benchmark scene of `BENCH_SCENE.md`: floor, walls, platform rows, one-way rows 16 and
-/// 40, boxes in a grid, kinematic platforms swinging at y = 60.
+/// The benchmark scene of `BENCH_SCENE.md` (built by the benchmark's own scene module): floor,
+/// walls, platform rows, one-way rows 16 and 40, boxes in a grid, kinematic platforms at
+/// y = 60.
 fn setup(mut commands: Commands, pile: Res<Pile>) {
-    let n = pile.0;
-    let (w, h) = ((n / 8).max(64) as i32, 64);
-    let mut map = TileMap::new(w as u32, h as u32, 16.0);
-    map.fill(IVec2::new(0, 0), IVec2::new(w - 1, 0), TileKind::Solid);
-    map.fill(IVec2::new(0, 0), IVec2::new(0, h - 1), TileKind::Solid);
-    map.fill(
-        IVec2::new(w - 1, 0),
-        IVec2::new(w - 1, h - 1),
-        TileKind::Solid,
-    );
-    for y in [8, 16, 24, 32, 40, 48] {
-        let kind = if y == 16 || y == 40 {
-            TileKind::OneWay
-        } else {
-            TileKind::Solid
-        };
-        let mut x0 = 4 + (y / 8 % 2) * 12;
-        while x0 + 11 < w - 1 {
-            map.fill(IVec2::new(x0, y), IVec2::new(x0 + 11, y), kind);
-            x0 += 24;
+    let scene = pile_scene::Scene::pile(pile.0);
+    let mut map = TileMap::new(scene.w as u32, scene.h as u32, pile_scene::TILE);
+    for y in 0..scene.h {
+        for x in 0..scene.w {
+            match scene.tile(x, y) {
+                pile_scene::Tile::Solid => map.set(x, y, TileKind::Solid),
+                pile_scene::Tile::OneWay => map.set(x, y, TileKind::OneWay),
+                pile_scene::Tile::Empty => None,
+            };
         }
     }
-    let mut x: u32 = 0x9E37_79B9;
-    let mut u = move || {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        x as f32 / 4_294_967_296.0
-    };
-    let columns = ((w - 4) / 2) as usize;
-    for i in 0..n {
-        let half = Vec2::new(4.0 + 8.0 * u(), 4.0 + 8.0 * u());
-        let vx = -100.0 + 200.0 * u();
-        let (c, l) = (i % columns, i / columns);
-        let center = Vec2::new(
-            (2 + 2 * c) as f32 * 16.0 + 8.0,
-            (4 + 2 * l) as f32 * 16.0 + 8.0,
-        );
-        let hue = (i % 360) as f32;
+    for (i, b) in scene.bodies.iter().enumerate() {
+        let color = Color::hsl((i % 360) as f32, 0.6, 0.6);
         commands.spawn((
-            body(center, half, Color::hsl(hue, 0.6, 0.6)),
-            Velocity(Vec2::new(vx, 0.0)),
+            body(b.center, b.half, color),
+            Velocity(Vec2::new(b.vx, 0.0)),
         ));
     }
-    let platforms = (n / 50).max(1);
-    for j in 0..platforms {
-        let x = 112.0 + (j as f32 + 0.5) * (w as f32 * 16.0 - 224.0) / platforms as f32;
+    for &p in &scene.platforms {
         commands.spawn((
-            body(
-                Vec2::new(x, 60.0),
-                Vec2::new(24.0, 4.0),
-                Color::srgb(1.0, 0.6, 0.15),
-            ),
-            Velocity(Vec2::new(80.0, 0.0)),
+            body(p, pile_scene::PLATFORM_HALF, Color::srgb(1.0, 0.6, 0.15)),
+            Velocity(Vec2::new(pile_scene::PLATFORM_SPEED, 0.0)),
             Kinematic,
             Swing(0),
         ));
@@ -136,7 +111,7 @@ fn setup(mut commands: Commands, pile: Res<Pile>) {
 fn swing_platforms(mut platforms: Query<(&mut Velocity, &mut Swing)>) {
     for (mut v, mut s) in &mut platforms {
         s.0 += 1;
-        if s.0 == 60 || (s.0 > 60 && (s.0 - 60) % 120 == 0) {
+        if pile_scene::reverses_after(s.0) {
             v.x = -v.x;
         }
     }

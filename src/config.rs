@@ -44,8 +44,8 @@ pub struct PhysicsConfig {
     /// tolerance). Default `4`.
     pub one_way_tolerance: f32,
     /// Contacts closer than this are "touching": a path that passes a tile within this
-    /// distance, or an overlap smaller than this, is not a collision. It is grown by a few float
-    /// steps far from the origin. Default `0.001`.
+    /// distance, or an overlap smaller than this, is not a collision. It is grown by one float
+    /// step of the position far from the origin. Default `0.001`.
     pub contact_tolerance: f32,
     /// A body found overlapping solid tiles is pushed out through their open faces. When it
     /// overlaps them by more than this on every open face, it is left in place with one warning

@@ -113,6 +113,13 @@ impl PushFlags {
         self.bits
     }
 
+    /// The sides on which the body cannot give way to a push: tiles touched this step and
+    /// bodies touched at the end of the last step (four bits, [`side_bit`] layout).
+    #[inline]
+    pub fn blocked_sides(&self) -> u8 {
+        ((self.bits & 0xF) | (self.bits >> OBJECT_LAST) & 0xF) as u8
+    }
+
     /// Starts a step: "now" becomes "last step", and "now" is cleared.
     #[inline]
     pub(crate) fn begin_step(&mut self) {

@@ -68,11 +68,18 @@ pub fn interval_overlap(a_min: f32, a_max: f32, b_min: f32, b_max: f32) -> f32 {
     a_max.min(b_max) - a_min.max(b_min)
 }
 
-/// The tolerance used at world position `p`: `base` plus a few float steps of `p`'s magnitude,
-/// so far from the origin (where one float step can exceed `base`) contacts stay stable.
+/// The tolerance used at world position `p`: `base` plus one float step (ulp) of `p`'s largest
+/// coordinate, so far from the origin, where one step can exceed `base`, a flush contact still
+/// reads as touching, and no overlap larger than that one step is ever tolerated.
 #[inline]
 pub fn skin_at(base: f32, p: Vec2) -> f32 {
-    base + p.x.abs().max(p.y.abs()) * (8.0 * f32::EPSILON)
+    let m = p.x.abs().max(p.y.abs());
+    let ulp = if m.is_finite() {
+        f32::from_bits(m.to_bits() + 1) - m
+    } else {
+        0.0
+    };
+    base + ulp
 }
 
 /// Where a moving point first enters a box, from [`sweep_point_box`].
@@ -359,8 +366,11 @@ mod tests {
     }
 
     #[test]
-    fn skin_grows_with_distance_from_origin() {
-        assert_eq!(skin_at(1e-3, Vec2::ZERO), 1e-3);
-        assert!(skin_at(1e-3, Vec2::new(1e6, 0.0)) > 0.5);
+    fn skin_grows_by_one_float_step_with_distance_from_origin() {
+        assert!((skin_at(1e-3, Vec2::ZERO) - 1e-3).abs() < 1e-9);
+        // At x = 128 000 (the 64k benchmark map) one f32 step is 1/128.
+        let far = skin_at(1e-3, Vec2::new(128_000.0, 5.0));
+        assert!((far - (1e-3 + 1.0 / 128.0)).abs() < 1e-6, "{far}");
+        assert!(far < 0.01);
     }
 }

@@ -53,6 +53,19 @@ type IntegrateQuery<'w, 's> = Query<
     ),
 >;
 
+type IntegrateItem<'a> = (
+    Entity,
+    Mut<'a, Aabb>,
+    Mut<'a, Velocity>,
+    Mut<'a, OldPosition>,
+    Mut<'a, PushFlags>,
+    Mut<'a, BodyState>,
+    &'a BodySwitches,
+    bool,
+);
+
+/// Runs on the task pool above [`PhysicsConfig::parallel_min_bodies`]; each body is handled on
+/// its own, so the result does not depend on the thread count.
 pub(crate) fn integrate(
     time: Res<Time<Fixed>>,
     config: Res<PhysicsConfig>,
@@ -60,11 +73,21 @@ pub(crate) fn integrate(
     mut bodies: IntegrateQuery,
 ) {
     let dt = time.timestep().as_secs_f32();
-    for (entity, mut aabb, mut velocity, mut old, mut flags, mut state, switches, kinematic) in
-        &mut bodies
-    {
+    let (config, map) = (&*config, &*map);
+    let work = |(
+        entity,
+        mut aabb,
+        mut velocity,
+        mut old,
+        mut flags,
+        mut state,
+        switches,
+        kinematic,
+    ): IntegrateItem| {
         flags.begin_step();
-        old.0 = aabb.center;
+        if old.0 != aabb.center {
+            old.0 = aabb.center;
+        }
         if !aabb.is_valid() {
             if state.raise(warn_bits::INVALID_AABB) {
                 warn!(
@@ -73,9 +96,11 @@ pub(crate) fn integrate(
                     *aabb
                 );
             }
-            continue;
+            return;
         }
-        state.clear(warn_bits::INVALID_AABB);
+        if state.is_raised(warn_bits::INVALID_AABB) {
+            state.clear(warn_bits::INVALID_AABB);
+        }
         if !velocity.is_finite() {
             if state.raise(warn_bits::BAD_VELOCITY) {
                 warn!(
@@ -91,24 +116,33 @@ pub(crate) fn integrate(
         // on the very step the switch is set.
         let climbing = switches.climbing
             && overlaps_kind(
-                &map,
+                map,
                 aabb.center,
                 aabb.half_extents,
                 skin_at(config.contact_tolerance, aabb.center),
                 TileKind::Ladder,
             );
+        let mut v = velocity.0;
         if !kinematic && switches.gravity && !climbing {
-            velocity.0 = apply_gravity(velocity.0, config.gravity, config.max_fall_speed, dt);
+            v = apply_gravity(v, config.gravity, config.max_fall_speed, dt);
         }
         // Resting contact: a body that stood on another body does not fall faster than its
         // support, so stacks do not sink into each other and rising platforms carry riders.
         if !kinematic && flags.pushed_object(Side::Bottom) {
-            velocity.y = velocity.y.max(state.ground_velocity.y);
+            v.y = v.y.max(state.ground_velocity.y);
         }
-        if kinematic || !switches.world_collision {
-            let moved = aabb.center + velocity.0 * dt;
+        if velocity.0 != v {
+            velocity.0 = v;
+        }
+        if (kinematic || !switches.world_collision) && v != Vec2::ZERO {
+            let moved = aabb.center + v * dt;
             aabb.center = moved;
         }
+    };
+    if bodies.iter().len() >= config.parallel_min_bodies {
+        bodies.par_iter_mut().for_each(work);
+    } else {
+        bodies.iter_mut().for_each(work);
     }
 }
 

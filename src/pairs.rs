@@ -19,6 +19,7 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
 use crate::config::PhysicsConfig;
+use crate::flags::PushFlags;
 use crate::geometry::signed_overlap;
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
 use crate::partition::{GridAreas, Partition};
@@ -53,6 +54,11 @@ pub struct CollisionData {
     pub other_half_extents: Vec2,
     /// The other body is [`Kinematic`].
     pub other_kinematic: bool,
+    /// The sides on which the owner cannot give way: it touches a tile there this step, or
+    /// touched a body there last step ([`side_bit`](crate::flags::side_bit) layout).
+    pub blocked: u8,
+    /// The same for the other body.
+    pub other_blocked: u8,
 }
 
 /// Every body this body overlaps or touches, refilled at each step by
@@ -107,6 +113,7 @@ struct Snap {
     old: Vec2,
     first_cell: UVec2,
     kinematic: bool,
+    blocked: u8,
 }
 
 #[derive(Clone, Copy)]
@@ -143,6 +150,7 @@ type BodyQuery<'w, 's> = Query<
         &'static Velocity,
         &'static OldPosition,
         &'static GridAreas,
+        &'static PushFlags,
         Has<Kinematic>,
     ),
 >;
@@ -159,7 +167,7 @@ pub(crate) fn detect_pairs(
     let s = &mut *scratch;
     // 1. Snapshot.
     s.snaps.clear();
-    for (entity, aabb, velocity, old, areas, kinematic) in &bodies {
+    for (entity, aabb, velocity, old, areas, flags, kinematic) in &bodies {
         let Some((first_cell, _)) = areas.range() else {
             continue;
         };
@@ -176,6 +184,7 @@ pub(crate) fn detect_pairs(
             old: old.0,
             first_cell,
             kinematic,
+            blocked: flags.blocked_sides(),
         });
     }
     let parallel = s.snaps.len() >= config.parallel_min_bodies;
@@ -228,6 +237,8 @@ pub(crate) fn detect_pairs(
         half_extents: Vec2::ZERO,
         other_half_extents: Vec2::ZERO,
         other_kinematic: false,
+        blocked: 0,
+        other_blocked: 0,
     };
     s.data.clear();
     s.data.resize(s.starts[n] as usize, blank);
@@ -321,5 +332,7 @@ fn collision_data(me: &Snap, other: &Snap, overlap: Vec2) -> CollisionData {
         half_extents: me.half,
         other_half_extents: other.half,
         other_kinematic: other.kinematic,
+        blocked: me.blocked,
+        other_blocked: other.blocked,
     }
 }

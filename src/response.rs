@@ -11,7 +11,10 @@
 //!    push flag toward the other body and remove the velocity toward it. Nothing moves.
 //! 3. **Overlapping**: split the overlap by how far each body actually moved this step
 //!    (`|position - old position|` per axis): the faster one takes the larger share; both
-//!    still, half each; against a kinematic body, all of it.
+//!    still, half each; against a kinematic body, all of it. A body that cannot give way in
+//!    the direction it would be pushed (it touches a tile on that side this step, or touched a
+//!    body there last step) counts as immovable on that axis, like a kinematic body: without
+//!    this, a crowd pressed against a wall keeps half of every overlap.
 //! 4. **Axis**: from last step's positions. Overlapping before on y only: a horizontal bump,
 //!    resolve on x. On x only: a vertical bump, on y. On neither (diagonal) or on both
 //!    (spawned overlapping): the axis with the smaller overlap. (The errata's final condition
@@ -68,6 +71,8 @@ pub struct Response {
 ///     half_extents: Vec2::splat(6.0),
 ///     other_half_extents: Vec2::splat(6.0),
 ///     other_kinematic: false,
+///     blocked: 0,
+///     other_blocked: 0,
 /// };
 /// let r = respond(Vec2::new(0.0, -120.0), &[contact], 1e-3);
 /// assert_eq!(r.offset, Vec2::new(0.0, 2.0));
@@ -88,7 +93,7 @@ pub fn respond(velocity: Vec2, contacts: &[CollisionData], touch: f32) -> Respon
             r.block_y(c.other_position.y > c.position.y, c);
             continue;
         }
-        let ratio = share(c);
+        let ratio = share(c, overlap);
         let before = (c.old_position - c.other_old_position).abs();
         let reach = c.half_extents + c.other_half_extents;
         let (was_x, was_y) = (before.x < reach.x, before.y < reach.y);
@@ -105,16 +110,56 @@ pub fn respond(velocity: Vec2, contacts: &[CollisionData], touch: f32) -> Respon
     r
 }
 
-/// The owner's share of an overlap on each axis (step 3).
-fn share(c: &CollisionData) -> Vec2 {
+/// Per axis, whether the owner and the other body can each give way in the direction the
+/// overlap pushes them: `[owner blocked, other blocked]` for x, then for y.
+fn blocked_pair(c: &CollisionData, overlap: Vec2) -> [[bool; 2]; 2] {
+    let blocked = |sides: u8, side: Side| sides & side_bit(side) != 0;
+    // The owner moves along the overlap's sign; the other body the opposite way. A positive
+    // x overlap moves the owner right: it is blocked if its right side is.
+    let (mx, ox) = if overlap.x > 0.0 {
+        (Side::Right, Side::Left)
+    } else {
+        (Side::Left, Side::Right)
+    };
+    let (my, oy) = if overlap.y > 0.0 {
+        (Side::Top, Side::Bottom)
+    } else {
+        (Side::Bottom, Side::Top)
+    };
+    [
+        [
+            blocked(c.blocked, mx),
+            blocked(c.other_blocked, ox) || c.other_kinematic,
+        ],
+        [
+            blocked(c.blocked, my),
+            blocked(c.other_blocked, oy) || c.other_kinematic,
+        ],
+    ]
+}
+
+/// The owner's share of `overlap` on each axis (step 3).
+fn share(c: &CollisionData, overlap: Vec2) -> Vec2 {
     if c.other_kinematic {
         return Vec2::ONE;
     }
     let mine = (c.position - c.old_position).abs();
     let theirs = (c.other_position - c.other_old_position).abs();
     let sum = mine + theirs;
-    let axis = |m: f32, s: f32| if s == 0.0 { 0.5 } else { m / s };
-    Vec2::new(axis(mine.x, sum.x), axis(mine.y, sum.y))
+    let by_speed = |m: f32, s: f32| if s == 0.0 { 0.5 } else { m / s };
+    // A body that cannot give way on the side it would be pushed to (a tile there, or a body it
+    // rested against) is treated as immovable on that axis, as article 003 treats a body that
+    // did not move.
+    let axis = |[mine_blocked, theirs_blocked]: [bool; 2], m: f32, s: f32| match (
+        mine_blocked,
+        theirs_blocked,
+    ) {
+        (false, true) => 1.0,
+        (true, false) => 0.0,
+        _ => by_speed(m, s),
+    };
+    let [x, y] = blocked_pair(c, overlap);
+    Vec2::new(axis(x, mine.x, sum.x), axis(y, mine.y, sum.y))
 }
 
 impl Response {
@@ -252,6 +297,8 @@ mod tests {
             half_extents: H,
             other_half_extents: H,
             other_kinematic: false,
+            blocked: 0,
+            other_blocked: 0,
         }
     }
 
@@ -343,6 +390,36 @@ mod tests {
             Vec2::new(0.0, 2.0),
             "all of it, though only the platform moved"
         );
+    }
+
+    #[test]
+    fn a_body_pinned_against_a_wall_gives_way_to_nobody() {
+        // Still bodies overlapping by 2 on x; the other is against a wall on its right.
+        let mut c = contact(
+            Vec2::ZERO,
+            Vec2::ZERO,
+            Vec2::new(10.0, 0.0),
+            Vec2::new(10.0, 0.0),
+        );
+        c.other_blocked = side_bit(Side::Right);
+        assert_eq!(
+            respond(Vec2::ZERO, &[c], 1e-3).offset,
+            Vec2::new(-2.0, 0.0),
+            "we take it all"
+        );
+        // Seen from the pinned body: it moves right into the wall, so it takes none.
+        let mut d = contact(
+            Vec2::new(10.0, 0.0),
+            Vec2::new(10.0, 0.0),
+            Vec2::ZERO,
+            Vec2::ZERO,
+        );
+        d.blocked = side_bit(Side::Right);
+        assert_eq!(respond(Vec2::ZERO, &[d], 1e-3).offset, Vec2::ZERO);
+        // Blocked on the far side only: no effect, half each.
+        let mut e = c;
+        e.other_blocked = side_bit(Side::Left);
+        assert_eq!(respond(Vec2::ZERO, &[e], 1e-3).offset, Vec2::new(-1.0, 0.0));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The `TileCollide` system: runs [`collide_with_tiles`] for every body and records the result.
 
 use bevy::prelude::*;
+use bevy::utils::Parallel;
 
 use super::collide::{PassThrough, TileBody, TileParams, collide_with_tiles};
 use super::map::TileMap;
@@ -8,6 +9,15 @@ use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity, warn_bits}
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side, side_bit};
 use crate::messages::Landed;
+
+type TileItem<'a> = (
+    Entity,
+    Mut<'a, Aabb>,
+    Mut<'a, Velocity>,
+    Mut<'a, PushFlags>,
+    Mut<'a, BodyState>,
+    &'a BodySwitches,
+);
 
 type TileQuery<'w, 's> = Query<
     'w,
@@ -23,13 +33,17 @@ type TileQuery<'w, 's> = Query<
     Without<Kinematic>,
 >;
 
-/// Tile collision for every valid, non-kinematic body with world collision on.
+/// Tile collision for every valid, non-kinematic body with world collision on, on the task
+/// pool above [`PhysicsConfig::parallel_min_bodies`]. [`Landed`] messages are written in
+/// entity order, so the output does not depend on the thread count.
 pub(crate) fn collide_tiles(
     time: Res<Time<Fixed>>,
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     mut bodies: TileQuery,
     mut landed: MessageWriter<Landed>,
+    mut found: Local<Parallel<Vec<Landed>>>,
+    mut sorted: Local<Vec<Landed>>,
 ) {
     let params = TileParams {
         dt: time.timestep().as_secs_f32(),
@@ -39,16 +53,17 @@ pub(crate) fn collide_tiles(
         ground_friction: config.ground_friction,
     };
     let bounds = map.bounds();
-    let has_tiles = !bounds.is_empty();
-    for (entity, mut aabb, mut velocity, mut flags, mut state, switches) in &mut bodies {
+    let map = &*map;
+    let shared = &*found;
+    let work = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): TileItem| {
         if !aabb.is_valid() {
-            continue;
+            return;
         }
         if !switches.world_collision {
             flags.set_tile_sides(0);
             state.standing_on = None;
             state.overlaps_ladder = false;
-            continue;
+            return;
         }
         let mut body = TileBody {
             center: aabb.center,
@@ -67,45 +82,66 @@ pub(crate) fn collide_tiles(
             },
             ..params
         };
-        let outcome = collide_with_tiles(&map, &mut body, pass, &params);
-        let landed_now = outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom);
-        if landed_now {
-            landed.write(Landed {
+        let outcome = collide_with_tiles(map, &mut body, pass, &params);
+        if outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom) {
+            shared.borrow_local_mut().push(Landed {
                 entity,
                 velocity: velocity.0,
             });
         }
-        aabb.center = body.center;
-        velocity.0 = body.velocity;
-        flags.set_tile_sides(outcome.sides);
-        state.standing_on = outcome.standing_on;
-        state.overlaps_ladder = outcome.overlaps_ladder;
-
-        if outcome.embedded {
-            if state.raise(warn_bits::EMBEDDED) {
-                warn!(
-                    "body {entity} at {} is buried in solid tiles with no open face within \
-                     PhysicsConfig::max_depenetration; it moves freely until it comes out",
-                    body.center
-                );
-            }
-        } else {
-            state.clear(warn_bits::EMBEDDED);
+        // Written only when changed, so resting bodies keep their change ticks (and their
+        // Transforms are not touched).
+        if aabb.center != body.center {
+            aabb.center = body.center;
         }
-        let outside = has_tiles
+        if velocity.0 != body.velocity {
+            velocity.0 = body.velocity;
+        }
+        flags.set_tile_sides(outcome.sides);
+        let (standing_on, ladder) = (outcome.standing_on, outcome.overlaps_ladder);
+        if state.standing_on != standing_on || state.overlaps_ladder != ladder {
+            state.standing_on = standing_on;
+            state.overlaps_ladder = ladder;
+        }
+        warn_once_while(&mut state, warn_bits::EMBEDDED, outcome.embedded, || {
+            warn!(
+                "body {entity} at {} is buried in solid tiles with no open face within \
+                     PhysicsConfig::max_depenetration; it moves freely until it comes out",
+                body.center
+            )
+        });
+        let outside = !bounds.is_empty()
             && bounds
                 .intersect(Rect::from_center_half_size(body.center, body.half))
                 .is_empty();
-        if outside {
-            if state.raise(warn_bits::OUTSIDE_MAP) {
-                warn!(
-                    "body {entity} at {} left the tile map {:?}; outside the map there are no \
-                     tiles, so it moves freely",
-                    body.center, bounds
-                );
-            }
-        } else {
-            state.clear(warn_bits::OUTSIDE_MAP);
+        warn_once_while(&mut state, warn_bits::OUTSIDE_MAP, outside, || {
+            warn!(
+                "body {entity} at {} left the tile map {:?}; outside the map there are no \
+                 tiles, so it moves freely",
+                body.center, bounds
+            )
+        });
+    };
+    if bodies.iter().len() >= config.parallel_min_bodies {
+        bodies.par_iter_mut().for_each(work);
+    } else {
+        bodies.iter_mut().for_each(work);
+    }
+    sorted.clear();
+    found.drain_into(&mut sorted);
+    sorted.sort_unstable_by_key(|l| l.entity);
+    landed.write_batch(sorted.drain(..));
+}
+
+/// Calls `say` when `bad` starts holding for this body (once per episode), and forgets the
+/// warning once it stops holding.
+fn warn_once_while(state: &mut Mut<BodyState>, bit: u8, bad: bool, say: impl FnOnce()) {
+    if bad {
+        if !state.is_raised(bit) {
+            state.raise(bit);
+            say();
         }
+    } else if state.is_raised(bit) {
+        state.clear(bit);
     }
 }

@@ -1,0 +1,113 @@
+//! Criterion benchmarks of each stage of the physics step, and of the whole step, on the
+//! "pile" scene at 10 000 bodies. Full steps always run (so every stage sees a realistic
+//! state); each benchmark reports the time of its own stage, read between the chained sets.
+//!
+//! ```sh
+//! cargo bench -p pile-bench
+//! ```
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy_platformer_physics::prelude::*;
+use criterion::{Criterion, criterion_group, criterion_main};
+
+#[path = "../src/scene.rs"]
+#[allow(dead_code, reason = "the benches use only the scene builder")]
+mod scene;
+
+#[derive(Resource, Default)]
+struct Marks([Option<Instant>; 6]);
+
+fn mark<const N: usize>(mut marks: ResMut<Marks>) {
+    marks.0[N] = Some(Instant::now());
+}
+
+fn pile_app(n: usize) -> App {
+    let s = scene::Scene::pile(n);
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, PhysicsPlugin::default()))
+        .insert_resource(PhysicsConfig {
+            partition_cell_tiles: 4,
+            ..default()
+        })
+        .init_resource::<Marks>();
+    use PhysicsSystems::*;
+    app.add_systems(
+        FixedUpdate,
+        (
+            mark::<0>.before(Integrate),
+            mark::<1>.after(Integrate).before(TileCollide),
+            mark::<2>.after(TileCollide).before(UpdatePartition),
+            mark::<3>.after(UpdatePartition).before(DetectPairs),
+            mark::<4>.after(DetectPairs).before(Respond),
+            mark::<5>.after(Respond),
+        ),
+    );
+    let mut map = TileMap::new(s.w as u32, s.h as u32, scene::TILE);
+    for y in 0..s.h {
+        for x in 0..s.w {
+            match s.tile(x, y) {
+                scene::Tile::Solid => map.set(x, y, TileKind::Solid),
+                scene::Tile::OneWay => map.set(x, y, TileKind::OneWay),
+                scene::Tile::Empty => None,
+            };
+        }
+    }
+    app.insert_resource(map);
+    app.insert_resource(Time::<Fixed>::from_seconds(scene::DT as f64));
+    for b in &s.bodies {
+        app.world_mut()
+            .spawn((Aabb::new(b.center, b.half), Velocity(Vec2::new(b.vx, 0.0))));
+    }
+    for &p in &s.platforms {
+        app.world_mut().spawn((
+            Kinematic,
+            Aabb::new(p, scene::PLATFORM_HALF),
+            Velocity(Vec2::new(scene::PLATFORM_SPEED, 0.0)),
+        ));
+    }
+    app.finish();
+    app.cleanup();
+    for _ in 0..120 {
+        app.world_mut().run_schedule(FixedUpdate);
+    }
+    app
+}
+
+/// Time between marks `from` and `to` of the step just run.
+fn span(app: &App, from: usize, to: usize) -> Duration {
+    let m = &app.world().resource::<Marks>().0;
+    match (m[from], m[to]) {
+        (Some(a), Some(b)) => b.saturating_duration_since(a),
+        _ => Duration::ZERO,
+    }
+}
+
+fn stages(c: &mut Criterion) {
+    let mut app = pile_app(10_000);
+    let mut group = c.benchmark_group("pile_10k");
+    for (name, from, to) in [
+        ("integrate", 0, 1),
+        ("tile_collision", 1, 2),
+        ("partition_update", 2, 3),
+        ("pair_detection", 3, 4),
+        ("response", 4, 5),
+        ("whole_step", 0, 5),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    app.world_mut().run_schedule(FixedUpdate);
+                    total += span(&app, from, to);
+                }
+                total
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, stages);
+criterion_main!(benches);

@@ -1,0 +1,85 @@
+//! The scene in avian2d 0.7, configured as its documentation recommends for a pixel-unit tile
+//! game: length unit of one tile, merged static rectangles, rotation locked, no sleeping.
+
+use avian2d::prelude::*;
+use bevy::prelude::*;
+
+use crate::harness::{StepCount, base_app, count_steps};
+use crate::scene::{GRAVITY, PLATFORM_HALF, PLATFORM_SPEED, Scene, TILE, Tile, reverses_after};
+
+#[derive(Component)]
+struct Platform;
+
+#[derive(Component)]
+struct Dynamic(Vec2);
+
+pub fn build(scene: &Scene) -> App {
+    let mut app = base_app();
+    app.add_plugins((
+        bevy::asset::AssetPlugin::default(),
+        PhysicsPlugins::default().with_length_unit(TILE),
+    ))
+    .insert_resource(Gravity(Vec2::new(0.0, GRAVITY)))
+    .init_resource::<StepCount>()
+    .add_systems(
+        FixedPostUpdate,
+        (count_steps, swing).chain().before(PhysicsSystems::First),
+    );
+    let world = app.world_mut();
+    // One-way platforms need collision hooks in avian: here they are solid (stated in the report).
+    for kind in [Tile::Solid, Tile::OneWay] {
+        for (center, half) in scene.merged(kind) {
+            world.spawn((
+                RigidBody::Static,
+                Collider::rectangle(half.x * 2.0, half.y * 2.0),
+                Transform::from_translation(center.extend(0.0)),
+            ));
+        }
+    }
+    world.spawn_batch(
+        scene
+            .bodies
+            .iter()
+            .map(|b| {
+                (
+                    Dynamic(b.half),
+                    RigidBody::Dynamic,
+                    Collider::rectangle(b.half.x * 2.0, b.half.y * 2.0),
+                    LockedAxes::ROTATION_LOCKED,
+                    LinearVelocity(Vec2::new(b.vx, 0.0)),
+                    Restitution::ZERO,
+                    Friction::new(0.5),
+                    SleepingDisabled,
+                    Transform::from_translation(b.center.extend(0.0)),
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
+    for &p in &scene.platforms {
+        world.spawn((
+            Platform,
+            RigidBody::Kinematic,
+            Collider::rectangle(PLATFORM_HALF.x * 2.0, PLATFORM_HALF.y * 2.0),
+            LinearVelocity(Vec2::new(PLATFORM_SPEED, 0.0)),
+            Transform::from_translation(p.extend(0.0)),
+        ));
+    }
+    app
+}
+
+fn swing(count: Res<StepCount>, mut platforms: Query<&mut LinearVelocity, With<Platform>>) {
+    if reverses_after(count.0) {
+        for mut v in &mut platforms {
+            v.x = -v.x;
+        }
+    }
+}
+
+pub fn boxes(app: &mut App) -> Vec<(Vec2, Vec2)> {
+    let world = app.world_mut();
+    world
+        .query::<(&Position, &Dynamic)>()
+        .iter(world)
+        .map(|(p, d)| (p.0, d.0))
+        .collect()
+}

@@ -1,0 +1,163 @@
+//! The "pile" comparison (BENCH_SCENE.md): bevy_platformer_physics, avian2d, bevy_rapier2d
+//! and the floor pass, each in its own process per body count, in one run.
+//!
+//! ```sh
+//! cargo run --release -p pile-bench                 # 1k, 4k, 16k, 64k; writes bench/results/
+//! cargo run --release -p pile-bench -- --sizes 1000,4000 --engines ours,floor
+//! cargo run --release -p pile-bench -- one ours 16000   # one process: one JSON line
+//! ```
+
+mod avian;
+mod chart;
+mod floor;
+mod harness;
+mod ours;
+mod rapier;
+mod report;
+mod scene;
+
+use std::process::Command;
+use std::time::Instant;
+
+use scene::{Outcome, Scene};
+
+pub const ENGINES: [&str; 4] = ["ours", "avian2d", "rapier", "floor"];
+const WARM_UP: usize = 60;
+const MEASURED: usize = 240;
+/// Skip an engine at larger sizes once a step takes longer than this.
+const TOO_SLOW_MS: f64 = 1000.0;
+
+/// One engine at one size.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub engine: String,
+    pub n: usize,
+    pub median_ms: f64,
+    pub mean_ms: f64,
+    pub outcome: Outcome,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("one") {
+        let engine = args.get(1).expect("engine");
+        let n: usize = args
+            .get(2)
+            .and_then(|s| s.parse().ok())
+            .expect("body count");
+        let run = run_one(engine, n);
+        println!("{}", report::json_line(&run));
+        return;
+    }
+    let mut sizes = vec![1000, 4000, 16000, 64000];
+    let mut engines: Vec<String> = ENGINES.iter().map(|s| s.to_string()).collect();
+    let mut out = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/results"));
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--sizes" => {
+                sizes = args[i + 1]
+                    .split(',')
+                    .map(|s| s.parse().expect("size"))
+                    .collect()
+            }
+            "--engines" => engines = args[i + 1].split(',').map(str::to_string).collect(),
+            "--out" => out = args[i + 1].clone().into(),
+            other => panic!("unknown argument {other}"),
+        }
+        i += 2;
+    }
+    let exe = std::env::current_exe().expect("own path");
+    let mut runs = Vec::new();
+    let mut too_slow: Vec<String> = Vec::new();
+    for &n in &sizes {
+        for engine in &engines {
+            if too_slow.contains(engine) {
+                eprintln!(
+                    "{engine} at {n}: skipped (a step took over {TOO_SLOW_MS} ms at a smaller size)"
+                );
+                continue;
+            }
+            eprintln!("{engine} at {n} ...");
+            let output = Command::new(&exe)
+                .args(["one", engine, &n.to_string()])
+                .output()
+                .expect("run one engine");
+            let text = String::from_utf8_lossy(&output.stdout);
+            let Some(run) = text.lines().rev().find_map(report::parse_line) else {
+                eprintln!(
+                    "{engine} at {n} failed: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                        .lines()
+                        .last()
+                        .unwrap_or("")
+                );
+                continue;
+            };
+            eprintln!(
+                "  median {:.3} ms, mean {:.3} ms",
+                run.median_ms, run.mean_ms
+            );
+            if run.median_ms > TOO_SLOW_MS {
+                too_slow.push(engine.clone());
+            }
+            runs.push(run);
+        }
+    }
+    std::fs::create_dir_all(&out).expect("results folder");
+    let table = report::markdown(&runs);
+    println!("{table}");
+    std::fs::write(out.join("pile.md"), &table).expect("write pile.md");
+    std::fs::write(out.join("pile.json"), report::json(&runs)).expect("write pile.json");
+    chart::write_png(&runs, &out.join("pile.png")).expect("write pile.png");
+    eprintln!("wrote {}", out.display());
+}
+
+/// Builds the scene in `engine`, runs the warm-up, times the measured steps, and measures what
+/// was left behind.
+fn run_one(engine: &str, n: usize) -> Run {
+    let scene = Scene::pile(n);
+    let cell_tiles = std::env::var("PILE_CELL_TILES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4);
+    let mut app = match engine {
+        "ours" => ours::build(&scene, cell_tiles),
+        "avian2d" => avian::build(&scene),
+        "rapier" => rapier::build(&scene),
+        "floor" => floor::build(&scene),
+        other => panic!("unknown engine {other}"),
+    };
+    app.finish();
+    app.cleanup();
+    // The first update starts the clock and runs no fixed step.
+    app.update();
+    for _ in 0..WARM_UP {
+        app.update();
+    }
+    let mut times: Vec<f64> = Vec::with_capacity(MEASURED);
+    for _ in 0..MEASURED {
+        let t = Instant::now();
+        app.update();
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let mean_ms = times.iter().sum::<f64>() / times.len() as f64;
+    times.sort_by(f64::total_cmp);
+    let median_ms = (times[MEASURED / 2 - 1] + times[MEASURED / 2]) / 2.0;
+    let boxes = match engine {
+        "ours" => ours::boxes(&mut app),
+        "avian2d" => avian::boxes(&mut app),
+        "rapier" => rapier::boxes(&mut app),
+        _ => floor::boxes(&mut app),
+    };
+    if std::env::var_os("PILE_DEBUG").is_some() {
+        scene::print_worst(&boxes);
+    }
+    Run {
+        engine: engine.to_string(),
+        n,
+        median_ms,
+        mean_ms,
+        outcome: scene::outcome(&scene, &boxes),
+    }
+}

@@ -1,0 +1,82 @@
+//! The scene in bevy_platformer_physics.
+
+use bevy::prelude::*;
+use bevy_platformer_physics::prelude::*;
+
+use crate::harness::{StepCount, base_app, count_steps};
+use crate::scene::{PLATFORM_HALF, PLATFORM_SPEED, Scene, TILE, Tile, reverses_after};
+
+#[derive(Component)]
+struct Platform;
+
+#[derive(Component)]
+struct Dynamic;
+
+pub fn build(scene: &Scene, cell_tiles: u32) -> App {
+    let mut app = base_app();
+    app.add_plugins(PhysicsPlugin::default())
+        .insert_resource(PhysicsConfig {
+            gravity: Vec2::new(0.0, crate::scene::GRAVITY),
+            partition_cell_tiles: cell_tiles,
+            ..default()
+        })
+        .init_resource::<StepCount>()
+        .add_systems(
+            FixedUpdate,
+            (count_steps, swing)
+                .chain()
+                .before(PhysicsSystems::Integrate),
+        );
+    let mut map = TileMap::new(scene.w as u32, scene.h as u32, TILE);
+    for y in 0..scene.h {
+        for x in 0..scene.w {
+            let kind = match scene.tile(x, y) {
+                Tile::Empty => continue,
+                Tile::Solid => TileKind::Solid,
+                Tile::OneWay => TileKind::OneWay,
+            };
+            map.set(x, y, kind);
+        }
+    }
+    app.insert_resource(map);
+    let world = app.world_mut();
+    world.spawn_batch(
+        scene
+            .bodies
+            .iter()
+            .map(|b| {
+                (
+                    Dynamic,
+                    Aabb::new(b.center, b.half),
+                    Velocity(Vec2::new(b.vx, 0.0)),
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
+    for &p in &scene.platforms {
+        world.spawn((
+            Platform,
+            Kinematic,
+            Aabb::new(p, PLATFORM_HALF),
+            Velocity(Vec2::new(PLATFORM_SPEED, 0.0)),
+        ));
+    }
+    app
+}
+
+fn swing(count: Res<StepCount>, mut platforms: Query<&mut Velocity, With<Platform>>) {
+    if reverses_after(count.0) {
+        for mut v in &mut platforms {
+            v.x = -v.x;
+        }
+    }
+}
+
+pub fn boxes(app: &mut App) -> Vec<(Vec2, Vec2)> {
+    let world = app.world_mut();
+    world
+        .query_filtered::<&Aabb, With<Dynamic>>()
+        .iter(world)
+        .map(|a| (a.center, a.half_extents))
+        .collect()
+}

@@ -1,0 +1,99 @@
+//! The results as one JSON line per run, a JSON file and a Markdown table.
+
+use crate::scene::Outcome;
+use crate::{ENGINES, Run};
+
+pub fn json_line(r: &Run) -> String {
+    format!(
+        "{{\"engine\":\"{}\",\"n\":{},\"median_ms\":{:.5},\"mean_ms\":{:.5},\"fell\":{},\"body_overlap\":{:.5},\"tile_overlap\":{:.5}}}",
+        r.engine,
+        r.n,
+        r.median_ms,
+        r.mean_ms,
+        r.outcome.fell,
+        r.outcome.body_overlap,
+        r.outcome.tile_overlap
+    )
+}
+
+/// Reads back a line written by [`json_line`] (and nothing else).
+pub fn parse_line(line: &str) -> Option<Run> {
+    let line = line.trim().strip_prefix('{')?.strip_suffix('}')?;
+    let field = |name: &str| {
+        line.split(',').find_map(|kv| {
+            let (k, v) = kv.split_once(':')?;
+            (k.trim_matches('"') == name).then(|| v.trim_matches('"').to_string())
+        })
+    };
+    Some(Run {
+        engine: field("engine")?,
+        n: field("n")?.parse().ok()?,
+        median_ms: field("median_ms")?.parse().ok()?,
+        mean_ms: field("mean_ms")?.parse().ok()?,
+        outcome: Outcome {
+            fell: field("fell")?.parse().ok()?,
+            body_overlap: field("body_overlap")?.parse().ok()?,
+            tile_overlap: field("tile_overlap")?.parse().ok()?,
+        },
+    })
+}
+
+pub fn json(runs: &[Run]) -> String {
+    let lines: Vec<String> = runs.iter().map(json_line).collect();
+    format!("[\n  {}\n]\n", lines.join(",\n  "))
+}
+
+fn find<'a>(runs: &'a [Run], engine: &str, n: usize) -> Option<&'a Run> {
+    runs.iter().find(|r| r.engine == engine && r.n == n)
+}
+
+pub fn markdown(runs: &[Run]) -> String {
+    let mut sizes: Vec<usize> = runs.iter().map(|r| r.n).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut s = String::new();
+    s.push_str("| engine | N | median ms/step | mean ms/step | x floor | fell through floor | max body-body overlap | max body-tile overlap |\n");
+    s.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    for &n in &sizes {
+        let floor = find(runs, "floor", n).map(|r| r.median_ms);
+        for engine in ENGINES {
+            let Some(r) = find(runs, engine, n) else {
+                continue;
+            };
+            let vs_floor = floor.map_or("-".into(), |f| format!("{:.1}", r.median_ms / f));
+            let outcome = if engine == "floor" {
+                "- | - | -".to_string()
+            } else {
+                format!(
+                    "{} | {:.3} | {:.3}",
+                    r.outcome.fell, r.outcome.body_overlap, r.outcome.tile_overlap
+                )
+            };
+            s.push_str(&format!(
+                "| {engine} | {n} | {:.3} | {:.3} | {vs_floor} | {outcome} |\n",
+                r.median_ms, r.mean_ms
+            ));
+        }
+    }
+    s.push_str("\n| N | ours vs the faster peer (median) | ours ms per 1k bodies |\n| ---: | ---: | ---: |\n");
+    for &n in &sizes {
+        let ours = find(runs, "ours", n);
+        let peer = ["avian2d", "rapier"]
+            .iter()
+            .filter_map(|e| find(runs, e, n))
+            .map(|r| r.median_ms)
+            .fold(f64::INFINITY, f64::min);
+        if let Some(o) = ours {
+            let ratio = if peer.is_finite() {
+                format!("{:.1}x faster", peer / o.median_ms)
+            } else {
+                "-".into()
+            };
+            s.push_str(&format!(
+                "| {n} | {ratio} | {:.4} |\n",
+                o.median_ms / (n as f64 / 1000.0)
+            ));
+        }
+    }
+    s
+}

@@ -1,0 +1,245 @@
+//! The "pile" scene of BENCH_SCENE.md, engine-independent: tiles, bodies, platforms, and the
+//! end-of-run measurements (fell through the floor, deepest overlaps).
+
+use bevy::math::{IVec2, Vec2};
+
+pub const TILE: f32 = 16.0;
+pub const DT: f32 = 1.0 / 60.0;
+pub const GRAVITY: f32 = -980.0;
+pub const PLATFORM_HALF: Vec2 = Vec2::new(24.0, 4.0);
+pub const PLATFORM_SPEED: f32 = 80.0;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tile {
+    Empty,
+    Solid,
+    OneWay,
+}
+
+pub struct Body {
+    pub center: Vec2,
+    pub half: Vec2,
+    pub vx: f32,
+}
+
+pub struct Scene {
+    pub w: i32,
+    pub h: i32,
+    pub tiles: Vec<Tile>,
+    pub bodies: Vec<Body>,
+    pub platforms: Vec<Vec2>,
+}
+
+impl Scene {
+    /// The scene with `n` dynamic bodies, exactly as BENCH_SCENE.md builds it.
+    pub fn pile(n: usize) -> Scene {
+        let (w, h) = ((n / 8).max(64) as i32, 64);
+        let mut tiles = vec![Tile::Empty; (w * h) as usize];
+        let mut set = |x: i32, y: i32, t: Tile| tiles[(y * w + x) as usize] = t;
+        for x in 0..w {
+            set(x, 0, Tile::Solid);
+        }
+        for y in 0..h {
+            set(0, y, Tile::Solid);
+            set(w - 1, y, Tile::Solid);
+        }
+        for y in [8, 16, 24, 32, 40, 48] {
+            let kind = if y == 16 || y == 40 {
+                Tile::OneWay
+            } else {
+                Tile::Solid
+            };
+            let mut k = 0;
+            loop {
+                let x0 = 4 + 24 * k + (y / 8 % 2) * 12;
+                if x0 + 11 >= w - 1 {
+                    break;
+                }
+                for x in x0..=x0 + 11 {
+                    set(x, y, kind);
+                }
+                k += 1;
+            }
+        }
+        let mut x: u32 = 0x9E37_79B9;
+        let mut u = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as f64 / 4_294_967_296.0
+        };
+        let columns = ((w - 4) / 2) as usize;
+        let bodies = (0..n)
+            .map(|i| {
+                let hx = (4.0 + 8.0 * u()) as f32;
+                let hy = (4.0 + 8.0 * u()) as f32;
+                let vx = (-100.0 + 200.0 * u()) as f32;
+                let (c, l) = (i % columns, i / columns);
+                Body {
+                    center: Vec2::new(
+                        (2 + 2 * c) as f32 * TILE + 8.0,
+                        (4 + 2 * l) as f32 * TILE + 8.0,
+                    ),
+                    half: Vec2::new(hx, hy),
+                    vx,
+                }
+            })
+            .collect();
+        let p = (n / 50).max(1);
+        let platforms = (0..p)
+            .map(|j| {
+                Vec2::new(
+                    112.0 + (j as f32 + 0.5) * (w as f32 * TILE - 224.0) / p as f32,
+                    60.0,
+                )
+            })
+            .collect();
+        Scene {
+            w,
+            h,
+            tiles,
+            bodies,
+            platforms,
+        }
+    }
+
+    pub fn tile(&self, x: i32, y: i32) -> Tile {
+        if x < 0 || y < 0 || x >= self.w || y >= self.h {
+            Tile::Empty
+        } else {
+            self.tiles[(y * self.w + x) as usize]
+        }
+    }
+
+    /// The tiles of `kind` merged into rectangles (centre, half extents): runs along each row,
+    /// then runs of identical runs stacked in the rows above (the static colliders the peers'
+    /// documentation recommends over one collider per tile).
+    pub fn merged(&self, kind: Tile) -> Vec<(Vec2, Vec2)> {
+        let mut used = vec![false; self.tiles.len()];
+        let mut rects = Vec::new();
+        for y in 0..self.h {
+            let mut x = 0;
+            while x < self.w {
+                let i = (y * self.w + x) as usize;
+                if self.tile(x, y) != kind || used[i] {
+                    x += 1;
+                    continue;
+                }
+                let x0 = x;
+                while x < self.w && self.tile(x, y) == kind && !used[(y * self.w + x) as usize] {
+                    x += 1;
+                }
+                let x1 = x; // exclusive
+                let row_free = |yy: i32| {
+                    (x0..x1)
+                        .all(|xx| self.tile(xx, yy) == kind && !used[(yy * self.w + xx) as usize])
+                };
+                let mut y1 = y + 1;
+                while y1 < self.h && row_free(y1) {
+                    y1 += 1;
+                }
+                for yy in y..y1 {
+                    for xx in x0..x1 {
+                        used[(yy * self.w + xx) as usize] = true;
+                    }
+                }
+                let min = Vec2::new(x0 as f32, y as f32) * TILE;
+                let max = Vec2::new(x1 as f32, y1 as f32) * TILE;
+                rects.push(((min + max) / 2.0, (max - min) / 2.0));
+            }
+        }
+        rects
+    }
+}
+
+/// What the run left behind: bodies through the floor and the deepest overlaps.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Outcome {
+    pub fell: usize,
+    pub body_overlap: f32,
+    pub tile_overlap: f32,
+}
+
+/// Measures `boxes` (centre, half extents of every dynamic body) against the scene.
+pub fn outcome(scene: &Scene, boxes: &[(Vec2, Vec2)]) -> Outcome {
+    let fell = boxes.iter().filter(|(c, _)| c.y < TILE).count();
+    // Body vs solid tile (one-way tiles are not obstacles from every side).
+    let mut tile_overlap = 0.0f32;
+    for &(c, h) in boxes {
+        let (min, max) = (c - h, c + h);
+        let lo = (min / TILE).floor().as_ivec2();
+        let hi = (max / TILE).floor().as_ivec2();
+        for y in lo.y.max(0)..=hi.y.min(scene.h - 1) {
+            for x in lo.x.max(0)..=hi.x.min(scene.w - 1) {
+                if scene.tile(x, y) == Tile::Solid {
+                    let tmin = IVec2::new(x, y).as_vec2() * TILE;
+                    let o = max.min(tmin + TILE) - min.max(tmin);
+                    tile_overlap = tile_overlap.max(o.x.min(o.y));
+                }
+            }
+        }
+    }
+    // Body vs body through a hash grid of 32-unit cells (bodies are at most 24 units wide).
+    let cell = 32.0;
+    let mut keyed: Vec<(i64, usize)> = Vec::with_capacity(boxes.len());
+    for (i, (c, _)) in boxes.iter().enumerate() {
+        let k = (c / cell).floor().as_ivec2();
+        keyed.push((((k.y as i64) << 32) | (k.x as i64 & 0xFFFF_FFFF), i));
+    }
+    keyed.sort_unstable();
+    let find = |key: i64| {
+        let start = keyed.partition_point(|&(k, _)| k < key);
+        keyed[start..]
+            .iter()
+            .take_while(move |&&(k, _)| k == key)
+            .map(|&(_, i)| i)
+    };
+    let mut body_overlap = 0.0f32;
+    for (i, &(c, h)) in boxes.iter().enumerate() {
+        let k = (c / cell).floor().as_ivec2();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let kk = k + IVec2::new(dx, dy);
+                for j in find(((kk.y as i64) << 32) | (kk.x as i64 & 0xFFFF_FFFF)) {
+                    if j <= i {
+                        continue;
+                    }
+                    let (c2, h2) = boxes[j];
+                    let o = (h + h2) - (c - c2).abs();
+                    if o.x > 0.0 && o.y > 0.0 {
+                        body_overlap = body_overlap.max(o.x.min(o.y));
+                    }
+                }
+            }
+        }
+    }
+    Outcome {
+        fell,
+        body_overlap,
+        tile_overlap,
+    }
+}
+
+/// Every velocity is reversed after step 60 and then every 120 steps.
+pub fn reverses_after(step: u32) -> bool {
+    step == 60 || (step > 60 && (step - 60) % 120 == 0)
+}
+
+/// Prints the most overlapping pairs (for investigating a run).
+pub fn print_worst(boxes: &[(Vec2, Vec2)]) {
+    let mut worst: Vec<(f32, usize, usize)> = Vec::new();
+    for i in 0..boxes.len() {
+        for j in i + 1..boxes.len() {
+            let ((c1, h1), (c2, h2)) = (boxes[i], boxes[j]);
+            let o = (h1 + h2) - (c1 - c2).abs();
+            if o.x > 1.0 && o.y > 1.0 {
+                worst.push((o.x.min(o.y), i, j));
+            }
+        }
+    }
+    worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+    eprintln!("{} pairs overlap by more than 1 unit", worst.len());
+    for &(d, i, j) in worst.iter().take(8) {
+        eprintln!("  {d:.2}: #{i} {:?} and #{j} {:?}", boxes[i], boxes[j]);
+    }
+}
