@@ -3,6 +3,7 @@
 
 mod common;
 
+mod allocation;
 mod bad_input;
 mod corners;
 mod determinism;

@@ -115,3 +115,36 @@ fn body_standing_exactly_on_a_seam_neither_falls_nor_sticks() {
         }
     }
 }
+
+#[test]
+fn sliding_across_seams_far_from_the_origin_keeps_speed() {
+    // 120 000 units out, where one f32 step is about 0.008: contacts must still read as flush.
+    let origin = Vec2::new(120_000.0, 3_000.0);
+    let map = long_floor().with_origin(origin);
+    let mut app = app(map);
+    let half = Vec2::new(5.3, 7.1);
+    let y = origin.y + 16.0 + half.y;
+    let body = spawn_frictionless(
+        &mut app,
+        Vec2::new(origin.x + 40.0, y),
+        half,
+        Vec2::new(300.0, 0.0),
+    );
+    step(&mut app, 1);
+    let rest_y = pos(&app, body).y;
+    assert!(
+        (rest_y - y).abs() < 0.01,
+        "settled on the floor at {rest_y}"
+    );
+    for i in 0..280 {
+        step(&mut app, 1);
+        assert_eq!(
+            vel(&app, body),
+            Vec2::new(300.0, 0.0),
+            "step {i} at x {}",
+            pos(&app, body).x
+        );
+        assert_eq!(pos(&app, body).y, rest_y, "step {i}");
+    }
+    assert!(pos(&app, body).x > origin.x + 1400.0);
+}

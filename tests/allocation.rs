@@ -1,0 +1,102 @@
+//! No heap allocation per step once the scene has settled: a counting allocator (per thread)
+//! around a settled pile, stepped on the sequential path so every allocation is on this thread.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use bevy::prelude::*;
+
+use crate::common::*;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Counts allocations and reallocations made on the current thread, then defers to `System`.
+struct Counting;
+
+fn count() {
+    // `try_with`: a thread being torn down has no counter any more, and that is fine.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: every method forwards to `System` with the arguments it was given; counting touches
+// only a thread-local `Cell`, which does not allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn allocations_on_this_thread() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+/// A settled pile: bodies stacked and resting on a floor with platforms and walls.
+fn settled_pile() -> App {
+    let mut map = empty_map(48, 24);
+    map.fill(IVec2::new(0, 0), IVec2::new(47, 0), TileKind::Solid);
+    map.fill(IVec2::new(0, 0), IVec2::new(0, 23), TileKind::Solid);
+    map.fill(IVec2::new(47, 0), IVec2::new(47, 23), TileKind::Solid);
+    map.fill(IVec2::new(10, 8), IVec2::new(20, 8), TileKind::OneWay);
+    map.fill(IVec2::new(26, 6), IVec2::new(36, 6), TileKind::Solid);
+    let mut app = app(map);
+    for i in 0..400 {
+        let (c, r) = (i % 40, i / 40);
+        let center = Vec2::new(24.0 + 17.0 * c as f32, 40.0 + 20.0 * r as f32);
+        spawn(
+            &mut app,
+            center,
+            Vec2::new(5.0 + (i % 3) as f32, 6.0 + (i % 4) as f32),
+            Vec2::ZERO,
+        );
+    }
+    step(&mut app, 900);
+    app
+}
+
+#[test]
+fn no_heap_allocation_per_step_once_the_scene_has_settled() {
+    let mut app = settled_pile();
+    let stats = *app.world().resource::<PhysicsStats>();
+    assert!(
+        stats.pairs_found > 300,
+        "a real pile with contacts: {stats:?}"
+    );
+    // One more step so every buffer has seen this state.
+    step(&mut app, 1);
+    let before = allocations_on_this_thread();
+    step(&mut app, 100);
+    let made = allocations_on_this_thread() - before;
+    assert_eq!(made, 0, "{made} heap allocations in 100 settled steps");
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    let before = allocations_on_this_thread();
+    let v: Vec<u64> = std::hint::black_box((0..100).collect());
+    assert!(allocations_on_this_thread() > before);
+    drop(v);
+}
