@@ -222,7 +222,7 @@ pub fn outcome(scene: &Scene, boxes: &[(Vec2, Vec2)]) -> Outcome {
 
 /// Every velocity is reversed after step 60 and then every 120 steps.
 pub fn reverses_after(step: u32) -> bool {
-    step == 60 || (step > 60 && (step - 60) % 120 == 0)
+    step == 60 || (step > 60 && (step - 60).is_multiple_of(120))
 }
 
 /// Prints the most overlapping pairs (for investigating a run).
