@@ -79,6 +79,7 @@ pub mod partition;
 mod plugin;
 pub mod response;
 pub mod schedule;
+pub mod shapes;
 pub mod tiles;
 mod writeback;
 
