@@ -72,6 +72,7 @@ pub mod debug;
 pub mod flags;
 pub mod geometry;
 mod integrate;
+pub mod layers;
 pub mod messages;
 pub mod pairs;
 mod parallel;
@@ -87,6 +88,7 @@ pub use body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
 pub use config::PhysicsConfig;
 pub use flags::{PushFlags, Side};
 pub use integrate::apply_gravity;
+pub use layers::{CollisionLayers, LayerMask};
 pub use messages::Landed;
 pub use pairs::{CollisionData, Contacts, PhysicsStats};
 pub use partition::{CellRange, GridArea, GridAreas, Partition, PartitionError};
@@ -97,8 +99,8 @@ pub use tiles::{TileKind, TileMap, TileMapError};
 /// Everything a game needs: `use bevy_platformer_physics::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Aabb, BodyState, BodySwitches, CollisionData, Contacts, GridAreas, Kinematic, Landed,
-        OldPosition, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats, PhysicsSystems,
-        PushFlags, Side, TileKind, TileMap, TileMapError, Velocity,
+        Aabb, BodyState, BodySwitches, CollisionData, CollisionLayers, Contacts, GridAreas,
+        Kinematic, Landed, LayerMask, OldPosition, Partition, PhysicsConfig, PhysicsPlugin,
+        PhysicsStats, PhysicsSystems, PushFlags, Side, TileKind, TileMap, TileMapError, Velocity,
     };
 }

@@ -5,7 +5,8 @@
 //!
 //! 1. **Snapshot.** Every partitioned body's box, velocity, old position and first cell are
 //!    copied into a dense array, so the pair loop reads contiguous memory.
-//! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list is tested with the
+//! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list whose
+//!    [`CollisionLayers`] match is tested with the
 //!    signed overlap of article 000 (touching counts). A pair sharing several cells is kept only
 //!    in the *first* cell both cover (the bottom-left corner of the intersection of their cell
 //!    ranges), which is O(1) and needs no scan of earlier contacts. The cells are cut into a
@@ -21,6 +22,7 @@ use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
 use crate::config::PhysicsConfig;
 use crate::flags::PushFlags;
 use crate::geometry::signed_overlap;
+use crate::layers::CollisionLayers;
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
 use crate::partition::{GridAreas, Partition};
 
@@ -114,6 +116,7 @@ struct Snap {
     first_cell: UVec2,
     kinematic: bool,
     blocked: u8,
+    layers: CollisionLayers,
 }
 
 #[derive(Clone, Copy)]
@@ -151,6 +154,7 @@ type BodyQuery<'w, 's> = Query<
         &'static OldPosition,
         &'static GridAreas,
         &'static PushFlags,
+        Option<&'static CollisionLayers>,
         Has<Kinematic>,
     ),
 >;
@@ -167,7 +171,7 @@ pub(crate) fn detect_pairs(
     let s = &mut *scratch;
     // 1. Snapshot.
     s.snaps.clear();
-    for (entity, aabb, velocity, old, areas, flags, kinematic) in &bodies {
+    for (entity, aabb, velocity, old, areas, flags, layers, kinematic) in &bodies {
         let Some((first_cell, _)) = areas.range() else {
             continue;
         };
@@ -185,6 +189,7 @@ pub(crate) fn detect_pairs(
             first_cell,
             kinematic,
             blocked: flags.blocked_sides(),
+            layers: layers.copied().unwrap_or_default(),
         });
     }
     let parallel = s.snaps.len() >= config.parallel_min_bodies;
@@ -302,8 +307,9 @@ fn find_pairs_in_cell(
         let Some((ka, a)) = lookup(ea) else { continue };
         for &eb in &list[i + 1..] {
             let Some((kb, b)) = lookup(eb) else { continue };
-            // The pair belongs to the first cell both cover: report it there only.
-            if a.first_cell.max(b.first_cell) != cell {
+            // The pair belongs to the first cell both cover: report it there only. Pairs whose
+            // layers do not match are never tested.
+            if a.first_cell.max(b.first_cell) != cell || !a.layers.interacts_with(b.layers) {
                 continue;
             }
             out.tested += 1;

@@ -8,6 +8,7 @@ use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocit
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
+use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::Landed;
 use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
@@ -76,6 +77,8 @@ impl Plugin for PhysicsPlugin {
             .register_type::<Contacts>()
             .register_type::<CollisionData>()
             .register_type::<PhysicsStats>()
+            .register_type::<CollisionLayers>()
+            .register_type::<LayerMask>()
             .configure_sets(
                 self.schedule,
                 (

@@ -11,6 +11,7 @@ mod ghost;
 mod jumps;
 mod ladders;
 mod landing;
+mod layers;
 mod objects;
 mod one_way;
 mod partition;
