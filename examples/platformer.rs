@@ -101,35 +101,28 @@ struct CharacterSize(Vec2);
 fn main() -> AppExit {
     let smoke = smoke::Smoke::from_env();
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "bevy_platformer_physics: platformer".into(),
-            resolution: (common::WINDOW.x as u32, common::WINDOW.y as u32).into(),
-            ..default()
-        }),
-        ..default()
-    }))
-    .add_plugins((
-        PhysicsPlugin::default(),
-        DebugPlugin::default(),
-        SpritesPlugin,
-    ))
-    .insert_resource(Time::<Fixed>::from_hz(60.0))
-    .init_resource::<Controls>()
-    .insert_resource(CharacterSize(Vec2::new(12.0, 20.0)))
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            read_keyboard,
-            edit_tiles.run_if(not(egui_wants_any_pointer_input)),
-        ),
-    )
-    .add_systems(EguiPrimaryContextPass, size_sliders)
-    .add_systems(
-        FixedUpdate,
-        (patrol, drive_players, resize_players).before(PhysicsSystems::Integrate),
-    );
+    app.add_plugins(common::window_plugins("platformer"))
+        .add_plugins((
+            PhysicsPlugin::default(),
+            DebugPlugin::default(),
+            SpritesPlugin,
+        ))
+        .insert_resource(Time::<Fixed>::from_hz(60.0))
+        .init_resource::<Controls>()
+        .insert_resource(CharacterSize(Vec2::new(12.0, 20.0)))
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                read_keyboard,
+                edit_tiles.run_if(not(egui_wants_any_pointer_input)),
+            ),
+        )
+        .add_systems(EguiPrimaryContextPass, size_sliders)
+        .add_systems(
+            FixedUpdate,
+            (patrol, drive_players, resize_players).before(PhysicsSystems::Integrate),
+        );
     if let Some(smoke) = smoke {
         smoke.install(&mut app);
     }

@@ -26,14 +26,7 @@ fn main() -> AppExit {
         .and_then(|a| a.parse().ok())
         .unwrap_or(4000);
     App::new()
-        .add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                title: format!("bevy_platformer_physics: stress, {n} bodies"),
-                resolution: (common::WINDOW.x as u32, common::WINDOW.y as u32).into(),
-                ..default()
-            }),
-            ..default()
-        }))
+        .add_plugins(common::window_plugins(&format!("stress, {n} bodies")))
         .add_plugins((
             PhysicsPlugin::default(),
             DebugPlugin::default(),
@@ -71,16 +64,6 @@ struct Swing(u32);
 /// y = 60.
 fn setup(mut commands: Commands, pile: Res<Pile>) {
     let scene = pile_scene::Scene::pile(pile.0);
-    let mut map = TileMap::new(scene.w as u32, scene.h as u32, pile_scene::TILE);
-    for y in 0..scene.h {
-        for x in 0..scene.w {
-            match scene.tile(x, y) {
-                pile_scene::Tile::Solid => map.set(x, y, TileKind::Solid),
-                pile_scene::Tile::OneWay => map.set(x, y, TileKind::OneWay),
-                pile_scene::Tile::Empty => None,
-            };
-        }
-    }
     for (i, b) in scene.bodies.iter().enumerate() {
         let color = Color::hsl((i % 360) as f32, 0.6, 0.6);
         commands.spawn((
@@ -105,7 +88,7 @@ fn setup(mut commands: Commands, pile: Res<Pile>) {
         }),
         Transform::from_xyz(500.0, 420.0, 0.0),
     ));
-    commands.insert_resource(map);
+    commands.insert_resource(scene.tile_map());
 }
 
 fn swing_platforms(mut platforms: Query<(&mut Velocity, &mut Swing)>) {

@@ -45,14 +45,7 @@ struct Wanderer(u32);
 
 fn main() -> AppExit {
     App::new()
-        .add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                title: "bevy_platformer_physics: top-down".into(),
-                resolution: (common::WINDOW.x as u32, common::WINDOW.y as u32).into(),
-                ..default()
-            }),
-            ..default()
-        }))
+        .add_plugins(common::window_plugins("top-down"))
         .add_plugins((
             PhysicsPlugin::default(),
             DebugPlugin::default(),

@@ -44,17 +44,7 @@ fn pile_app(n: usize) -> App {
             mark::<5>.after(Respond),
         ),
     );
-    let mut map = TileMap::new(s.w as u32, s.h as u32, scene::TILE);
-    for y in 0..s.h {
-        for x in 0..s.w {
-            match s.tile(x, y) {
-                scene::Tile::Solid => map.set(x, y, TileKind::Solid),
-                scene::Tile::OneWay => map.set(x, y, TileKind::OneWay),
-                scene::Tile::Empty => None,
-            };
-        }
-    }
-    app.insert_resource(map);
+    app.insert_resource(s.tile_map());
     app.insert_resource(Time::<Fixed>::from_seconds(scene::DT as f64));
     for b in &s.bodies {
         app.world_mut()

@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use bevy_platformer_physics::prelude::*;
 
 use crate::harness::{StepCount, base_app, count_steps};
-use crate::scene::{PLATFORM_HALF, PLATFORM_SPEED, Scene, TILE, Tile, reverses_after};
+use crate::scene::{PLATFORM_HALF, PLATFORM_SPEED, Scene, reverses_after};
 
 #[derive(Component)]
 struct Platform;
@@ -27,18 +27,7 @@ pub fn build(scene: &Scene, cell_tiles: u32) -> App {
                 .chain()
                 .before(PhysicsSystems::Integrate),
         );
-    let mut map = TileMap::new(scene.w as u32, scene.h as u32, TILE);
-    for y in 0..scene.h {
-        for x in 0..scene.w {
-            let kind = match scene.tile(x, y) {
-                Tile::Empty => continue,
-                Tile::Solid => TileKind::Solid,
-                Tile::OneWay => TileKind::OneWay,
-            };
-            map.set(x, y, kind);
-        }
-    }
-    app.insert_resource(map);
+    app.insert_resource(scene.tile_map());
     let world = app.world_mut();
     world.spawn_batch(
         scene

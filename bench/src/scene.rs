@@ -103,6 +103,23 @@ impl Scene {
         }
     }
 
+    /// The scene's tiles as this plugin's tile map.
+    pub fn tile_map(&self) -> bevy_platformer_physics::TileMap {
+        use bevy_platformer_physics::TileKind;
+        let mut map = bevy_platformer_physics::TileMap::new(self.w as u32, self.h as u32, TILE);
+        for y in 0..self.h {
+            for x in 0..self.w {
+                let kind = match self.tile(x, y) {
+                    Tile::Empty => continue,
+                    Tile::Solid => TileKind::Solid,
+                    Tile::OneWay => TileKind::OneWay,
+                };
+                map.set(x, y, kind);
+            }
+        }
+        map
+    }
+
     pub fn tile(&self, x: i32, y: i32) -> Tile {
         if x < 0 || y < 0 || x >= self.w || y >= self.h {
             Tile::Empty

@@ -89,6 +89,18 @@ pub fn body(center: Vec2, half: Vec2, color: Color) -> impl Bundle {
 /// The window size every example opens.
 pub const WINDOW: Vec2 = Vec2::new(1280.0, 720.0);
 
+/// `DefaultPlugins` with a [`WINDOW`]-sized primary window titled `title`.
+pub fn window_plugins(title: &str) -> impl PluginGroup {
+    DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: format!("bevy_platformer_physics: {title}"),
+            resolution: (WINDOW.x as u32, WINDOW.y as u32).into(),
+            ..default()
+        }),
+        ..default()
+    })
+}
+
 /// A 2D camera that fits the whole map in the window right of the debug panel.
 pub fn camera_over(map: &TileMap, panel_width: f32) -> impl Bundle {
     let bounds = map.bounds();
