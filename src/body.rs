@@ -255,6 +255,20 @@ impl BodyState {
     }
 }
 
+/// Calls `say` when `bad` starts holding for this body (once per episode), and forgets the
+/// warning once it stops holding. Takes the `Mut` so the state is only marked changed when a
+/// warning bit actually changes.
+pub(crate) fn warn_once_while(state: &mut Mut<BodyState>, bit: u8, bad: bool, say: impl FnOnce()) {
+    if bad {
+        if !state.is_raised(bit) {
+            state.raise(bit);
+            say();
+        }
+    } else if state.is_raised(bit) {
+        state.clear(bit);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

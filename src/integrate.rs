@@ -3,7 +3,9 @@
 
 use bevy::prelude::*;
 
-use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits};
+use crate::body::{
+    Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits, warn_once_while,
+};
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
@@ -88,29 +90,26 @@ pub(crate) fn integrate(
         if old.0 != aabb.center {
             old.0 = aabb.center;
         }
-        if !aabb.is_valid() {
-            if state.raise(warn_bits::INVALID_AABB) {
-                warn!(
-                    "body {entity} has an invalid Aabb {:?} (it needs a finite centre and \
-                     positive finite half extents); it is left out of the physics until fixed",
-                    *aabb
-                );
-            }
+        let valid = aabb.is_valid();
+        warn_once_while(&mut state, warn_bits::INVALID_AABB, !valid, || {
+            warn!(
+                "body {entity} has an invalid Aabb {:?} (it needs a finite centre and \
+                 positive finite half extents); it is left out of the physics until fixed",
+                *aabb
+            )
+        });
+        if !valid {
             return;
         }
-        if state.is_raised(warn_bits::INVALID_AABB) {
-            state.clear(warn_bits::INVALID_AABB);
-        }
-        if !velocity.is_finite() {
-            if state.raise(warn_bits::BAD_VELOCITY) {
-                warn!(
-                    "body {entity} has a non-finite velocity {}; it is set to zero",
-                    velocity.0
-                );
-            }
+        let finite = velocity.is_finite();
+        warn_once_while(&mut state, warn_bits::BAD_VELOCITY, !finite, || {
+            warn!(
+                "body {entity} has a non-finite velocity {}; it is set to zero",
+                velocity.0
+            )
+        });
+        if !finite {
             velocity.0 = Vec2::ZERO;
-        } else if state.is_raised(warn_bits::BAD_VELOCITY) {
-            state.clear(warn_bits::BAD_VELOCITY);
         }
         // Climbing holds only on a ladder, looked up where the body is now, so it takes effect
         // on the very step the switch is set.

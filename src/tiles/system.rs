@@ -5,7 +5,7 @@ use bevy::utils::Parallel;
 
 use super::collide::{PassThrough, TileBody, TileParams, collide_with_tiles};
 use super::map::TileMap;
-use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity, warn_bits};
+use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side, side_bit};
 use crate::messages::Landed;
@@ -131,17 +131,4 @@ pub(crate) fn collide_tiles(
     found.drain_into(&mut sorted);
     sorted.sort_unstable_by_key(|l| l.entity);
     landed.write_batch(sorted.drain(..));
-}
-
-/// Calls `say` when `bad` starts holding for this body (once per episode), and forgets the
-/// warning once it stops holding.
-fn warn_once_while(state: &mut Mut<BodyState>, bit: u8, bad: bool, say: impl FnOnce()) {
-    if bad {
-        if !state.is_raised(bit) {
-            state.raise(bit);
-            say();
-        }
-    } else if state.is_raised(bit) {
-        state.clear(bit);
-    }
 }
