@@ -2,7 +2,9 @@
 //!
 //! Add [`PhysicsPlugin`], insert a [`TileMap`], and give entities an [`Aabb`] and a
 //! [`Velocity`]: they fall, land, slide along walls, stand on one-way platforms, climb ladders
-//! and never pass through tiles, at any speed.
+//! and never pass through tiles, at any speed. [`Sensor`]s notice bodies without pushing them,
+//! [`CollisionLayers`] choose who meets whom, and [`SpatialQuery`] finds bodies at a point, in a
+//! rectangle or along a segment.
 //!
 //! # Quick start
 //!
@@ -46,9 +48,11 @@
 //!   -> TileCollide        depenetrate; one-way snap; swept move-and-slide; flags; friction
 //!   -> UpdatePartition    moved bodies change cells in the Partition (incremental)
 //!   -> DetectPairs        per cell, each pair once; CollisionData into both bodies' Contacts
+//!                         (touching counts); CollisionStarted / CollisionEnded
 //!   -> Respond            per body from its own Contacts: speed-ratio split, axis choice,
 //!                         accumulated offset; object PushFlags; Transform follows Aabb
-//! your gameplay systems   .after(PhysicsSystems::Respond): read PushFlags, BodyState, Landed
+//!   -> Sense              each Sensor's bodies; SensorEntered / SensorExited
+//! your gameplay systems   .after(PhysicsSystems::Sense): read PushFlags, BodyState, messages
 //! ```
 //!
 //! # Units and conventions
@@ -66,6 +70,7 @@
 #![warn(missing_docs)]
 
 pub mod body;
+mod collision_events;
 pub mod config;
 #[cfg(feature = "debug")]
 pub mod debug;
@@ -78,8 +83,10 @@ pub mod pairs;
 mod parallel;
 pub mod partition;
 mod plugin;
+pub mod query;
 pub mod response;
 pub mod schedule;
+pub mod sensors;
 pub mod shapes;
 pub mod tiles;
 mod writeback;
@@ -89,18 +96,22 @@ pub use config::PhysicsConfig;
 pub use flags::{PushFlags, Side};
 pub use integrate::apply_gravity;
 pub use layers::{CollisionLayers, LayerMask};
-pub use messages::Landed;
+pub use messages::{CollisionEnded, CollisionStarted, Landed};
 pub use pairs::{CollisionData, Contacts, PhysicsStats};
 pub use partition::{CellRange, GridArea, GridAreas, Partition, PartitionError};
 pub use plugin::PhysicsPlugin;
+pub use query::{CastHit, HitTarget, QueryFilter, SpatialQuery};
 pub use schedule::PhysicsSystems;
+pub use sensors::{Sensor, SensorContents, SensorEntered, SensorExited, SensorShape};
 pub use tiles::{TileKind, TileMap, TileMapError};
 
 /// Everything a game needs: `use bevy_platformer_physics::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Aabb, BodyState, BodySwitches, CollisionData, CollisionLayers, Contacts, GridAreas,
-        Kinematic, Landed, LayerMask, OldPosition, Partition, PhysicsConfig, PhysicsPlugin,
-        PhysicsStats, PhysicsSystems, PushFlags, Side, TileKind, TileMap, TileMapError, Velocity,
+        Aabb, BodyState, BodySwitches, CastHit, CollisionData, CollisionEnded, CollisionLayers,
+        CollisionStarted, Contacts, GridAreas, HitTarget, Kinematic, Landed, LayerMask,
+        OldPosition, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats, PhysicsSystems,
+        PushFlags, QueryFilter, Sensor, SensorContents, SensorEntered, SensorExited, SensorShape,
+        Side, SpatialQuery, TileKind, TileMap, TileMapError, Velocity,
     };
 }

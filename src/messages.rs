@@ -1,4 +1,5 @@
-//! Messages the physics writes: `Landed`.
+//! Messages the physics writes: `Landed`, `CollisionStarted`, `CollisionEnded` (and, in
+//! [`sensors`](crate::sensors), `SensorEntered` and `SensorExited`).
 
 use bevy::prelude::*;
 
@@ -22,4 +23,39 @@ pub struct Landed {
     pub entity: Entity,
     /// Its velocity just before the landing removed the downward part.
     pub velocity: Vec2,
+}
+
+/// Written when two bodies start touching or overlapping: once per contact episode, at the
+/// step their pair is first detected. `a` is the smaller entity of the two. The order of the
+/// messages of one step is deterministic.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// fn bump(mut started: MessageReader<CollisionStarted>) {
+///     for c in started.read() {
+///         info!("{} and {} collide", c.a, c.b);
+///     }
+/// }
+/// # App::new().add_systems(Update, bump);
+/// ```
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CollisionStarted {
+    /// The smaller entity of the pair.
+    pub a: Entity,
+    /// The larger entity of the pair.
+    pub b: Entity,
+}
+
+/// Written when two bodies that were touching or overlapping no longer are: once per contact
+/// episode, at the step the pair is no longer detected, or at once when either body is
+/// despawned (or loses its [`Contacts`](crate::Contacts)); the entity may then no longer
+/// exist. `a` is the smaller entity of the two.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CollisionEnded {
+    /// The smaller entity of the pair.
+    pub a: Entity,
+    /// The larger entity of the pair.
+    pub b: Entity,
 }

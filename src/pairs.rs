@@ -13,18 +13,23 @@
 //!    fixed number of pieces that run on the task pool above
 //!    [`PhysicsConfig::parallel_min_bodies`]; the pieces are joined in cell order, so the result
 //!    is the same on any number of threads.
-//! 3. **Contacts.** The pairs are counted per body and laid out per body in pair order (a
-//!    counting sort), then copied into each body's [`Contacts`].
+//! 3. **Layout.** The pairs are counted per body and laid out per body in pair order (a
+//!    counting sort).
+//! 4. **Events.** Each body's new contacts are compared with its old ones for
+//!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair reports it).
+//! 5. **Contacts.** Each body's slice of the layout is copied into its [`Contacts`].
 
 use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
+use crate::collision_events::{Presence, end_contacts_hook, report_changes};
 use crate::config::PhysicsConfig;
 use crate::flags::PushFlags;
 use crate::geometry::signed_overlap;
 use crate::layers::CollisionLayers;
+use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
-use crate::partition::{GridAreas, Partition};
+use crate::partition::{GridAreas, Partition, first_shared_cell};
 
 /// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
 /// the pair was detected (article 000's `CollisionData`): the response reads only this, never
@@ -82,12 +87,22 @@ pub struct CollisionData {
 /// ```
 #[derive(Component, Clone, Debug, Default, PartialEq, Reflect, Deref)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
+#[component(on_remove = end_contacts_hook)]
 pub struct Contacts(Vec<CollisionData>);
 
 impl Contacts {
     /// The contacts, in detection order.
     pub fn as_slice(&self) -> &[CollisionData] {
         &self.0
+    }
+
+    pub(crate) fn take(&mut self) -> Vec<CollisionData> {
+        core::mem::take(&mut self.0)
+    }
+
+    /// Drops the contacts with `other`.
+    pub(crate) fn forget(&mut self, other: Entity) {
+        self.0.retain(|c| c.other != other);
     }
 }
 
@@ -167,6 +182,10 @@ pub(crate) fn detect_pairs(
     mut contacts: Query<(Entity, &mut Contacts)>,
     mut stats: ResMut<PhysicsStats>,
     mut scratch: Local<DetectScratch>,
+    (mut started, mut ended): (
+        MessageWriter<CollisionStarted>,
+        MessageWriter<CollisionEnded>,
+    ),
 ) {
     let s = &mut *scratch;
     // 1. Snapshot.
@@ -257,16 +276,44 @@ pub(crate) fn detect_pairs(
         }
     }
 
-    // Refill each body's buffer from its slice.
+    // Each body's slice of the layout (empty when it was not detected).
     let (snaps, slot_of, starts, data) = (&s.snaps, &s.slot_of, &s.starts, &s.data);
-    let refill = |(entity, mut contacts): (Entity, Mut<Contacts>)| {
-        let slot = slot_of
+    let slot = |entity: Entity| {
+        slot_of
             .get(entity.index_u32() as usize)
             .map(|&k| k as usize)
-            .filter(|&k| k < snaps.len() && snaps[k].entity == entity);
-        let mine = slot.map_or(&[][..], |k| {
-            &data[starts[k] as usize..starts[k + 1] as usize]
+            .filter(|&k| k < snaps.len() && snaps[k].entity == entity)
+    };
+    let slice = |k: usize| &data[starts[k] as usize..starts[k + 1] as usize];
+
+    // 4. Collision events, from the old and new contacts (before the old are overwritten).
+    let presence = |entity: Entity| {
+        if slot(entity).is_some() {
+            Presence::Detected
+        } else if contacts.contains(entity) {
+            Presence::Undetected
+        } else {
+            Presence::Gone
+        }
+    };
+    for (entity, old) in &contacts {
+        let (at, new) = slot(entity).map_or((Presence::Undetected, &[][..]), |k| {
+            (Presence::Detected, slice(k))
         });
+        report_changes(
+            entity,
+            at,
+            old.as_slice(),
+            new,
+            presence,
+            &mut started,
+            &mut ended,
+        );
+    }
+
+    // 5. Refill each body's buffer from its slice.
+    let refill = |(entity, mut contacts): (Entity, Mut<Contacts>)| {
+        let mine = slot(entity).map_or(&[][..], slice);
         if !contacts.0.is_empty() || !mine.is_empty() {
             contacts.0.clear();
             contacts.0.extend_from_slice(mine);
@@ -309,7 +356,9 @@ fn find_pairs_in_cell(
             let Some((kb, b)) = lookup(eb) else { continue };
             // The pair belongs to the first cell both cover: report it there only. Pairs whose
             // layers do not match are never tested.
-            if a.first_cell.max(b.first_cell) != cell || !a.layers.interacts_with(b.layers) {
+            if first_shared_cell(a.first_cell, b.first_cell) != cell
+                || !a.layers.interacts_with(b.layers)
+            {
                 continue;
             }
             out.tested += 1;

@@ -235,6 +235,33 @@ impl Partition {
         Ok(())
     }
 
+    /// The cells to search for bodies that may touch the box `min..max` *now*: the cells it
+    /// covers and one more on every side (clamped to the grid), because the response moves
+    /// bodies after the partition was updated, and such a body may have crossed into a
+    /// neighbouring cell. `None` before the grid exists or for a non-finite box.
+    pub(crate) fn search_range(&self, min: Vec2, max: Vec2) -> Option<CellRange> {
+        if self.dims.cmpeq(UVec2::ZERO).any() || !min.is_finite() || !max.is_finite() {
+            return None;
+        }
+        let (lo, hi) = self.cell_range(min, max);
+        Some((
+            lo.saturating_sub(UVec2::ONE),
+            (hi + UVec2::ONE).min(self.dims - UVec2::ONE),
+        ))
+    }
+
+    /// Every body of every cell of `range`, with its cell, once per cell it is in: keep each
+    /// body only in the [`first_shared_cell`] of its range and `range`.
+    pub(crate) fn bodies_in(&self, range: CellRange) -> impl Iterator<Item = (UVec2, Entity)> + '_ {
+        let (lo, hi) = range;
+        (lo.y..=hi.y).flat_map(move |y| {
+            (lo.x..=hi.x).flat_map(move |x| {
+                let cell = UVec2::new(x, y);
+                self.cell(cell).iter().map(move |&e| (cell, e))
+            })
+        })
+    }
+
     #[inline]
     fn index(&self, cell: UVec2) -> Option<usize> {
         (cell.x < self.dims.x && cell.y < self.dims.y)
@@ -286,6 +313,14 @@ impl Partition {
         list.swap_remove(index);
         list.get(index).copied()
     }
+}
+
+/// The first cell (bottom-left) two cell ranges share, from their bottom-left cells: a body
+/// found in several cells of a search (or a pair in several shared cells) is reported only in
+/// this one, so it is reported once without remembering what was seen.
+#[inline]
+pub(crate) fn first_shared_cell(a_lo: UVec2, b_lo: UVec2) -> UVec2 {
+    a_lo.max(b_lo)
 }
 
 /// Points `areas`' entry for `cell` at `index`.

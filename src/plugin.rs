@@ -9,18 +9,22 @@ use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
 use crate::layers::{CollisionLayers, LayerMask};
-use crate::messages::Landed;
+use crate::messages::{CollisionEnded, CollisionStarted, Landed};
 use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
 use crate::response::{report_object_landings, respond_to_contacts};
 use crate::schedule::PhysicsSystems;
+use crate::sensors::{
+    Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, update_sensors,
+};
 use crate::tiles::{TileKind, TileMap, collide_tiles};
 use crate::writeback::write_transforms;
 
 /// Adds the platformer physics to an app.
 ///
 /// It inserts [`PhysicsConfig`] and an empty [`TileMap`] unless you inserted your own,
-/// registers the [`Landed`] message, and runs the chained [`PhysicsSystems`] in `schedule`.
+/// registers the messages ([`Landed`], [`CollisionStarted`], [`CollisionEnded`],
+/// [`SensorEntered`], [`SensorExited`]), and runs the chained [`PhysicsSystems`] in `schedule`.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -62,6 +66,10 @@ impl Plugin for PhysicsPlugin {
             .init_resource::<Partition>()
             .init_resource::<PhysicsStats>()
             .add_message::<Landed>()
+            .add_message::<CollisionStarted>()
+            .add_message::<CollisionEnded>()
+            .add_message::<SensorEntered>()
+            .add_message::<SensorExited>()
             .register_type::<Aabb>()
             .register_type::<Velocity>()
             .register_type::<Kinematic>()
@@ -79,6 +87,9 @@ impl Plugin for PhysicsPlugin {
             .register_type::<PhysicsStats>()
             .register_type::<CollisionLayers>()
             .register_type::<LayerMask>()
+            .register_type::<Sensor>()
+            .register_type::<SensorShape>()
+            .register_type::<SensorContents>()
             .configure_sets(
                 self.schedule,
                 (
@@ -87,6 +98,7 @@ impl Plugin for PhysicsPlugin {
                     PhysicsSystems::UpdatePartition,
                     PhysicsSystems::DetectPairs,
                     PhysicsSystems::Respond,
+                    PhysicsSystems::Sense,
                 )
                     .chain(),
             )
@@ -104,6 +116,7 @@ impl Plugin for PhysicsPlugin {
                     )
                         .chain()
                         .in_set(PhysicsSystems::Respond),
+                    update_sensors.in_set(PhysicsSystems::Sense),
                 ),
             );
     }

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 /// - controllers that set [`Velocity`](crate::Velocity), jump, climb or drop through:
 ///   `.before(PhysicsSystems::Integrate)`;
 /// - gameplay that reads [`PushFlags`](crate::PushFlags), [`BodyState`](crate::BodyState),
-///   contacts or messages: `.after(PhysicsSystems::Respond)`.
+///   contacts or messages: `.after(PhysicsSystems::Sense)` (the last stage).
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -38,4 +38,8 @@ pub enum PhysicsSystems {
     DetectPairs,
     /// Bodies move out of each other; object push flags; `Transform`s follow the boxes.
     Respond,
+    /// [`Sensor`](crate::sensors::Sensor)s find the bodies inside them and write
+    /// [`SensorEntered`](crate::sensors::SensorEntered) and
+    /// [`SensorExited`](crate::sensors::SensorExited).
+    Sense,
 }

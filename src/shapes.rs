@@ -147,6 +147,118 @@ pub fn point_in_rotated_rect(p: Vec2, r: RotatedRect) -> bool {
     r.to_local(p).abs().cmple(r.half_extents).all()
 }
 
+/// Any of the shapes, placed in the world: what a [`Sensor`](crate::sensors::Sensor) tests
+/// and what the `shapes` example drags around.
+///
+/// ```
+/// use bevy::math::Vec2;
+/// use bevy_platformer_physics::shapes::{BoxShape, Circle, Shape};
+///
+/// let ball = Shape::Circle(Circle { center: Vec2::new(3.0, 0.0), radius: 1.0 });
+/// let crate_ = Shape::Box(BoxShape { center: Vec2::ZERO, half_extents: Vec2::splat(2.0) });
+/// assert!(ball.overlaps(&crate_));
+/// assert_eq!(crate_.closest_point(Vec2::new(3.0, 0.0)), Vec2::new(2.0, 0.0));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// A circle.
+    Circle(Circle),
+    /// An axis-aligned box.
+    Box(BoxShape),
+    /// A rotated rectangle.
+    Rotated(RotatedRect),
+}
+
+impl Shape {
+    /// The smallest axis-aligned rectangle holding the shape, as `(min, max)`.
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        match *self {
+            Shape::Circle(c) => (c.center - c.radius, c.center + c.radius),
+            Shape::Box(b) => (b.center - b.half_extents, b.center + b.half_extents),
+            Shape::Rotated(r) => {
+                let (sin, cos) = r.rotation.sin_cos();
+                let h = r.half_extents;
+                let reach = Vec2::new(
+                    h.x * cos.abs() + h.y * sin.abs(),
+                    h.x * sin.abs() + h.y * cos.abs(),
+                );
+                (r.center - reach, r.center + reach)
+            }
+        }
+    }
+
+    /// Whether the shape's numbers are usable: finite, with no negative size.
+    pub fn is_valid(&self) -> bool {
+        match *self {
+            Shape::Circle(c) => c.center.is_finite() && c.radius.is_finite() && c.radius >= 0.0,
+            Shape::Box(b) => {
+                b.center.is_finite()
+                    && b.half_extents.is_finite()
+                    && b.half_extents.min_element() >= 0.0
+            }
+            Shape::Rotated(r) => {
+                r.center.is_finite()
+                    && r.half_extents.is_finite()
+                    && r.half_extents.min_element() >= 0.0
+                    && r.rotation.is_finite()
+            }
+        }
+    }
+
+    /// Whether `p` is in the shape (border included).
+    pub fn contains(&self, p: Vec2) -> bool {
+        match *self {
+            Shape::Circle(c) => point_in_circle(p, c),
+            Shape::Box(b) => point_in_box(p, b),
+            Shape::Rotated(r) => point_in_rotated_rect(p, r),
+        }
+    }
+
+    /// The point of the shape (border or inside) closest to `p`: `p` itself when inside.
+    pub fn closest_point(&self, p: Vec2) -> Vec2 {
+        match *self {
+            Shape::Circle(c) => {
+                let d = p - c.center;
+                if d.length_squared() <= c.radius * c.radius {
+                    p
+                } else {
+                    c.center + d.normalize_or_zero() * c.radius
+                }
+            }
+            Shape::Box(b) => closest_point_on_box(b, p),
+            Shape::Rotated(r) => r.closest_point(p),
+        }
+    }
+
+    /// Whether the two shapes touch or overlap.
+    pub fn overlaps(&self, other: &Shape) -> bool {
+        use Shape::{Box, Circle as C, Rotated};
+        match (*self, *other) {
+            (C(a), C(b)) => circle_circle(a, b),
+            (C(c), Box(b)) | (Box(b), C(c)) => circle_box(c, b),
+            (C(c), Rotated(r)) | (Rotated(r), C(c)) => circle_rotated_rect(c, r),
+            (Box(a), Box(b)) => (a.center - b.center)
+                .abs()
+                .cmple(a.half_extents + b.half_extents)
+                .all(),
+            (Box(b), Rotated(r)) | (Rotated(r), Box(b)) => box_rotated_rect(b, r),
+            (Rotated(a), Rotated(b)) => {
+                // In `a`'s frame `a` is an axis-aligned box.
+                let b_local = RotatedRect {
+                    center: a.to_local(b.center),
+                    half_extents: b.half_extents,
+                    rotation: b.rotation - a.rotation,
+                };
+                let a_local = BoxShape {
+                    center: Vec2::ZERO,
+                    half_extents: a.half_extents,
+                };
+                box_rotated_rect(a_local, b_local)
+            }
+        }
+    }
+}
+
 /// Where a segment first meets a box, from [`cast_segment_box`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SegmentHit {
@@ -335,6 +447,53 @@ mod tests {
         );
         let inside = cast_segment_box(Vec2::new(0.0, 10.0), Vec2::new(9.0, 10.0), b).unwrap();
         assert_eq!((inside.distance, inside.normal), (0.0, Vec2::ZERO));
+    }
+
+    #[test]
+    fn shape_enum_dispatches_every_pair() {
+        let c = Shape::Circle(circle(0.0, 0.0, 1.0));
+        let b = Shape::Box(BoxShape {
+            center: Vec2::new(2.5, 0.0),
+            half_extents: Vec2::splat(1.0),
+        });
+        let r = Shape::Rotated(RotatedRect {
+            center: Vec2::new(0.0, 3.0),
+            half_extents: Vec2::new(2.0, 0.5),
+            rotation: FRAC_PI_4,
+        });
+        // Circle and box are 0.5 apart; the diamond-ish rect reaches down to y = 3 - 1.77.
+        assert!(!c.overlaps(&b) && !b.overlaps(&c));
+        assert!(
+            c.overlaps(&Shape::Circle(circle(1.5, 0.0, 0.5))),
+            "touching"
+        );
+        assert!(b.overlaps(&Shape::Box(BoxShape {
+            center: Vec2::new(4.5, 2.0),
+            half_extents: Vec2::ONE
+        })));
+        // Two rectangles crossed like an X overlap; moved apart along x they do not.
+        let cross = Shape::Rotated(RotatedRect {
+            rotation: -FRAC_PI_4,
+            ..match r {
+                Shape::Rotated(r) => r,
+                _ => unreachable!(),
+            }
+        });
+        assert!(r.overlaps(&cross));
+        let far = Shape::Rotated(RotatedRect {
+            center: Vec2::new(4.0, 3.0),
+            half_extents: Vec2::new(2.0, 0.5),
+            rotation: -FRAC_PI_4,
+        });
+        assert!(!r.overlaps(&far) && !far.overlaps(&r));
+        // Bounds of the 45° rectangle: (2 + 0.5) / sqrt 2 each way.
+        let (lo, hi) = r.bounds();
+        let reach = 2.5 / 2.0_f32.sqrt();
+        assert!((hi - lo - Vec2::splat(2.0 * reach)).abs().max_element() < 1e-5);
+        assert_eq!(c.closest_point(Vec2::new(3.0, 4.0)), Vec2::new(0.6, 0.8));
+        assert_eq!(c.closest_point(Vec2::new(0.3, 0.0)), Vec2::new(0.3, 0.0));
+        assert!(!Shape::Circle(circle(0.0, f32::NAN, 1.0)).is_valid());
+        assert!(!Shape::Circle(circle(0.0, 0.0, -1.0)).is_valid());
     }
 
     proptest::proptest! {

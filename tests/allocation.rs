@@ -1,5 +1,5 @@
 //! No heap allocation per step once the scene has settled: a counting allocator (per thread)
-//! around a settled pile, stepped on the sequential path so every allocation is on this thread.
+//! around a settled pile with sensors, stepped on the sequential path so every allocation is on this thread.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -73,6 +73,17 @@ fn settled_pile() -> App {
             Vec2::ZERO,
         );
     }
+    // Sensors of every shape over parts of the pile.
+    for (sensor, x) in [
+        (Sensor::rectangle(Vec2::new(60.0, 30.0)), 150.0),
+        (Sensor::circle(50.0), 400.0),
+        (Sensor::rotated_rect(Vec2::new(80.0, 10.0)), 650.0),
+    ] {
+        app.world_mut().spawn((
+            sensor,
+            Transform::from_xyz(x, 40.0, 0.0).with_rotation(Quat::from_rotation_z(0.3)),
+        ));
+    }
     step(&mut app, 900);
     app
 }
@@ -84,6 +95,16 @@ fn no_heap_allocation_per_step_once_the_scene_has_settled() {
     assert!(
         stats.pairs_found > 300,
         "a real pile with contacts: {stats:?}"
+    );
+    let world = app.world_mut();
+    let sensed: Vec<usize> = world
+        .query::<&SensorContents>()
+        .iter(world)
+        .map(|c| c.bodies().len())
+        .collect();
+    assert!(
+        sensed.len() == 3 && sensed.iter().all(|&n| n > 3),
+        "every sensor holds bodies: {sensed:?}"
     );
     // One more step so every buffer has seen this state.
     step(&mut app, 1);

@@ -5,6 +5,7 @@ mod common;
 
 mod allocation;
 mod bad_input;
+mod collision_events;
 mod corners;
 mod determinism;
 mod ghost;
@@ -16,7 +17,9 @@ mod objects;
 mod one_way;
 mod partition;
 mod properties;
+mod queries;
 mod seams;
+mod sensors;
 mod sliding;
 mod stepping;
 mod tunnelling;

@@ -280,6 +280,8 @@ fn results_are_bit_identical_with_one_thread_and_with_the_task_pool() {
             .parallel_min_bodies = parallel_min_bodies;
         step(&mut app, 200);
         let landed: Vec<Entity> = drain_landed(&mut app).iter().map(|l| l.entity).collect();
+        let started: Vec<_> = drain::<CollisionStarted>(&mut app);
+        let ended: Vec<_> = drain::<CollisionEnded>(&mut app);
         let world = app.world_mut();
         let mut q = world.query::<(&Aabb, &Velocity, &Contacts)>();
         let bodies: Vec<_> = q
@@ -296,7 +298,7 @@ fn results_are_bit_identical_with_one_thread_and_with_the_task_pool() {
                 )
             })
             .collect();
-        (bodies, landed)
+        (bodies, landed, started, ended)
     };
     let single = run(usize::MAX);
     let pooled = run(0);
@@ -311,6 +313,10 @@ fn results_are_bit_identical_with_one_thread_and_with_the_task_pool() {
     assert!(
         !single.1.is_empty(),
         "and landings, written in entity order"
+    );
+    assert!(
+        !single.2.is_empty() && !single.3.is_empty(),
+        "and collision events"
     );
     assert_eq!(single, pooled);
 }

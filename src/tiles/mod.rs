@@ -1,8 +1,10 @@
 //! The tile map and body-vs-tile collision (articles 001 and 004).
 
+mod cast;
 pub mod collide;
 mod map;
 mod system;
 
+pub use cast::{TileHit, cast_segment_tiles};
 pub use map::{TileKind, TileMap, TileMapError};
 pub(crate) use system::collide_tiles;

@@ -105,10 +105,22 @@ pub fn switches(app: &mut App, e: Entity) -> Mut<'_, BodySwitches> {
 
 /// Removes and returns the `Landed` messages written so far.
 pub fn drain_landed(app: &mut App) -> Vec<Landed> {
+    drain::<Landed>(app)
+}
+
+/// Removes and returns the messages of type `M` written so far, oldest first.
+pub fn drain<M: Message>(app: &mut App) -> Vec<M> {
     app.world_mut()
-        .resource_mut::<Messages<Landed>>()
+        .resource_mut::<Messages<M>>()
         .drain()
         .collect()
+}
+
+/// Runs `f` with a [`SpatialQuery`] over the app's world as it is now.
+pub fn with_query<R>(app: &mut App, f: impl FnOnce(&SpatialQuery) -> R) -> R {
+    let mut state = bevy::ecs::system::SystemState::<SpatialQuery>::new(app.world_mut());
+    let query = state.get(app.world()).expect("the physics resources exist");
+    f(&query)
 }
 
 /// A map of `w` x `h` empty 16-unit tiles.

@@ -1,0 +1,234 @@
+//! Spatial queries (as bump.lua offers them): which bodies are at a point or in a rectangle,
+//! and what a segment hits first among tiles and bodies.
+//!
+//! Bodies are found through the [`Partition`] and tested at their current [`Aabb`]. The
+//! partition is updated once per step, before the response moves bodies a little more, so each
+//! query also searches the ring of cells around the ones it covers. A body you teleported since
+//! the last step is found where the partition last saw it (within one cell) until the next
+//! step.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+use crate::body::Aabb;
+use crate::layers::{CollisionLayers, LayerMask};
+use crate::partition::{CellRange, GridAreas, Partition, first_shared_cell};
+use crate::shapes::{BoxShape, cast_segment_box};
+use crate::tiles::{TileMap, cast_segment_tiles};
+
+/// What a spatial query looks at.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// const ENEMY: LayerMask = LayerMask::layer(1);
+/// # let player = Entity::PLACEHOLDER;
+/// // Enemies only, not the player casting, tiles included (the default).
+/// let filter = QueryFilter::layers(ENEMY).excluding(player);
+/// assert!(filter.tiles);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryFilter {
+    /// Bodies count when one of their [`CollisionLayers::memberships`] is in this mask
+    /// (bodies without `CollisionLayers` are on every layer). Default: every layer.
+    /// [`LayerMask::NONE`] leaves bodies out.
+    pub layers: LayerMask,
+    /// Whether tiles count ([`SpatialQuery::cast_segment`] only). Default `true`.
+    pub tiles: bool,
+    /// A body to leave out, typically the one asking. Default none.
+    pub exclude: Option<Entity>,
+}
+
+impl Default for QueryFilter {
+    fn default() -> Self {
+        Self {
+            layers: LayerMask::ALL,
+            tiles: true,
+            exclude: None,
+        }
+    }
+}
+
+impl QueryFilter {
+    /// Bodies on `layers`, and tiles.
+    pub fn layers(layers: LayerMask) -> Self {
+        Self {
+            layers,
+            ..default()
+        }
+    }
+
+    /// The same, leaving `entity` out.
+    pub fn excluding(self, entity: Entity) -> Self {
+        Self {
+            exclude: Some(entity),
+            ..self
+        }
+    }
+
+    /// The same, without tiles.
+    pub fn without_tiles(self) -> Self {
+        Self {
+            tiles: false,
+            ..self
+        }
+    }
+
+    #[inline]
+    fn accepts(&self, entity: Entity, layers: Option<&CollisionLayers>) -> bool {
+        self.exclude != Some(entity)
+            && self
+                .layers
+                .intersects(layers.map_or(LayerMask::ALL, |l| l.memberships))
+    }
+}
+
+/// What a segment cast hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HitTarget {
+    /// A body.
+    Body(Entity),
+    /// A tile, by its coordinate in the [`TileMap`].
+    Tile(IVec2),
+}
+
+/// The first thing a segment cast met, from [`SpatialQuery::cast_segment`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CastHit {
+    /// The body or tile.
+    pub target: HitTarget,
+    /// Distance from the segment's start to the hit point, in world units.
+    pub distance: f32,
+    /// Where the segment met it.
+    pub point: Vec2,
+    /// Outward normal of the face entered: zero when the segment started inside.
+    pub normal: Vec2,
+}
+
+/// Spatial queries over the bodies and the tile map, as a system parameter.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Player;
+///
+/// fn look_ahead(space: SpatialQuery, player: Single<(Entity, &Aabb), With<Player>>) {
+///     let (me, aabb) = *player;
+///     let eye = aabb.center;
+///     let filter = QueryFilter::default().excluding(me);
+///     match space.cast_segment(eye, eye + Vec2::new(200.0, 0.0), filter) {
+///         Some(CastHit { target: HitTarget::Body(e), distance, .. }) => info!("{e} {distance} ahead"),
+///         Some(CastHit { target: HitTarget::Tile(t), .. }) => info!("wall at tile {t}"),
+///         None => {}
+///     }
+///     for under_feet in space.point(aabb.min() - Vec2::Y, filter) {
+///         info!("standing on {under_feet}");
+///     }
+/// }
+/// # App::new().add_systems(Update, look_ahead);
+/// ```
+#[derive(SystemParam)]
+pub struct SpatialQuery<'w, 's> {
+    map: Res<'w, TileMap>,
+    partition: Res<'w, Partition>,
+    bodies: Query<
+        'w,
+        's,
+        (
+            &'static Aabb,
+            &'static GridAreas,
+            Option<&'static CollisionLayers>,
+        ),
+    >,
+}
+
+impl SpatialQuery<'_, '_> {
+    /// The bodies whose boxes hold `p` (border included), each once, in partition order.
+    pub fn point(&self, p: Vec2, filter: QueryFilter) -> impl Iterator<Item = Entity> + '_ {
+        self.bodies_touching(p, p, filter)
+            .filter(move |(_, aabb)| (p - aabb.center).abs().cmple(aabb.half_extents).all())
+            .map(|(e, _)| e)
+    }
+
+    /// The bodies whose boxes overlap or touch `rect`, each once, in partition order.
+    pub fn rect(&self, rect: Rect, filter: QueryFilter) -> impl Iterator<Item = Entity> + '_ {
+        self.bodies_touching(rect.min, rect.max, filter)
+            .map(|(e, _)| e)
+    }
+
+    /// The first tile or body the segment from `start` to `end` meets (touching counts).
+    ///
+    /// Tiles: [`TileKind::Solid`](crate::TileKind::Solid) stops it from every side,
+    /// [`TileKind::OneWay`](crate::TileKind::OneWay) only when entered through its top face
+    /// going down, ladders never (see [`cast_segment_tiles`]). A tile and a body at the same
+    /// distance: the tile. Bodies at the same distance: the first in partition order. A
+    /// segment starting inside a box or solid tile hits it at distance 0 with a zero normal:
+    /// leave out the caster with [`QueryFilter::excluding`].
+    pub fn cast_segment(&self, start: Vec2, end: Vec2, filter: QueryFilter) -> Option<CastHit> {
+        if !start.is_finite() || !end.is_finite() {
+            return None;
+        }
+        let length = start.distance(end);
+        let along = |distance: f32| {
+            if length > 0.0 {
+                start + (end - start) * (distance / length)
+            } else {
+                start
+            }
+        };
+        let mut best = filter
+            .tiles
+            .then(|| cast_segment_tiles(&self.map, start, end))
+            .flatten()
+            .map(|h| CastHit {
+                target: HitTarget::Tile(h.tile),
+                distance: h.distance,
+                point: along(h.distance),
+                normal: h.normal,
+            });
+        // Only bodies nearer than the tile matter: search along the shortened segment.
+        let reach = best.map_or(end, |h| h.point);
+        for (entity, aabb) in self.bodies_touching(start.min(reach), start.max(reach), filter) {
+            let b = BoxShape {
+                center: aabb.center,
+                half_extents: aabb.half_extents,
+            };
+            if let Some(h) = cast_segment_box(start, end, b)
+                && best.is_none_or(|best| h.distance < best.distance)
+            {
+                best = Some(CastHit {
+                    target: HitTarget::Body(entity),
+                    distance: h.distance,
+                    point: along(h.distance),
+                    normal: h.normal,
+                });
+            }
+        }
+        best
+    }
+
+    /// Each body the filter accepts whose box overlaps or touches `min..max`, once.
+    fn bodies_touching(
+        &self,
+        min: Vec2,
+        max: Vec2,
+        filter: QueryFilter,
+    ) -> impl Iterator<Item = (Entity, Aabb)> + '_ {
+        let searched: Option<CellRange> = self.partition.search_range(min, max);
+        searched
+            .into_iter()
+            .flat_map(|range| self.partition.bodies_in(range).map(move |c| (range, c)))
+            .filter_map(move |(range, (cell, entity))| {
+                let (aabb, areas, layers) = self.bodies.get(entity).ok()?;
+                let (lo, _) = areas.range()?;
+                let touching = (aabb.min().cmple(max) & aabb.max().cmpge(min)).all();
+                (first_shared_cell(lo, range.0) == cell
+                    && filter.accepts(entity, layers)
+                    && touching)
+                    .then_some((entity, *aabb))
+            })
+    }
+}

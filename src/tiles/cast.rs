@@ -1,0 +1,338 @@
+//! Segment casts through the tile map: the first tile a segment enters that stops it.
+//!
+//! # Algorithm
+//!
+//! 1. The segment is clipped to the map's rectangle (everything outside is empty).
+//! 2. It walks the grid one tile at a time (Amanatides and Woo's traversal): at each step it
+//!    enters the next tile along x or along y, whichever boundary comes first, remembering the
+//!    face it entered through. At an exact corner both side tiles are checked (touching counts)
+//!    before the diagonal one.
+//! 3. A tile stops the segment when it is [`TileKind::Solid`], or [`TileKind::OneWay`] entered
+//!    through its top face while going down. Ladders and empty tiles never stop it.
+//!
+//! A segment that starts inside a solid tile stops at distance 0 with a zero normal; one that
+//! starts exactly on a tile's face and goes into it stops at distance 0 with that face's normal.
+
+use bevy::math::{IVec2, Vec2};
+
+use super::{TileKind, TileMap};
+use crate::shapes::{BoxShape, cast_segment_box};
+
+/// The tile a segment cast stopped at, from [`cast_segment_tiles`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TileHit {
+    /// The tile's coordinate.
+    pub tile: IVec2,
+    /// Distance from the segment's start to the point where it entered the tile.
+    pub distance: f32,
+    /// Outward normal of the face entered (zero when the segment starts inside the tile).
+    pub normal: Vec2,
+}
+
+/// The face a segment entered a tile through: the axis (0 = x, 1 = y) and the direction the
+/// segment moved along it.
+#[derive(Clone, Copy, PartialEq)]
+struct Face {
+    axis: usize,
+    step: i32,
+}
+
+impl Face {
+    fn normal(face: Option<Face>) -> Vec2 {
+        let mut n = Vec2::ZERO;
+        if let Some(f) = face {
+            n[f.axis] = -f.step as f32;
+        }
+        n
+    }
+}
+
+/// Whether a tile of `kind` entered through `face` stops a cast.
+#[inline]
+fn stops(kind: TileKind, face: Option<Face>) -> bool {
+    match kind {
+        TileKind::Solid => true,
+        TileKind::OneWay => face == Some(Face { axis: 1, step: -1 }),
+        TileKind::Empty | TileKind::Ladder => false,
+    }
+}
+
+/// The first tile that stops the segment from `start` to `end` (see the module's algorithm),
+/// or `None`. Touching counts: a segment that ends exactly on a solid face hits it.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+/// use bevy_platformer_physics::tiles::cast_segment_tiles;
+///
+/// // 16-unit tiles; a one-way platform at (1, 1) over a solid floor.
+/// let map = TileMap::from_ascii(".-..\n####", 16.0).unwrap();
+/// // Straight down through x = 24: stops on the platform's top face, y = 32.
+/// let hit = cast_segment_tiles(&map, Vec2::new(24.0, 60.0), Vec2::new(24.0, 0.0)).unwrap();
+/// assert_eq!((hit.tile, hit.distance, hit.normal), (IVec2::new(1, 1), 28.0, Vec2::Y));
+/// // Straight up from the floor's top, the platform does not stop it.
+/// assert!(cast_segment_tiles(&map, Vec2::new(24.0, 16.0), Vec2::new(24.0, 60.0)).is_none());
+/// ```
+pub fn cast_segment_tiles(map: &TileMap, start: Vec2, end: Vec2) -> Option<TileHit> {
+    if map.width() == 0 || map.height() == 0 || !start.is_finite() || !end.is_finite() {
+        return None;
+    }
+    let size = map.tile_size();
+    let dims = IVec2::new(map.width() as i32, map.height() as i32);
+    // Tile space: tile (x, y) covers [x, x + 1] x [y, y + 1].
+    let a = (start - map.origin()) / size;
+    let d = (end - start) / size;
+    let world_length = (end - start).length();
+    let bounds = BoxShape {
+        center: dims.as_vec2() / 2.0,
+        half_extents: dims.as_vec2() / 2.0,
+    };
+    // 1. Clip to the map: the entry parameter and face, and the exit parameter.
+    let entry = cast_segment_box(a, a + d, bounds)?;
+    let t_in = if d == Vec2::ZERO {
+        0.0
+    } else {
+        entry.distance / d.length()
+    };
+    let exit = cast_segment_box(a + d, a, bounds).map_or(1.0, |h| {
+        1.0 - if d == Vec2::ZERO {
+            0.0
+        } else {
+            h.distance / d.length()
+        }
+    });
+    let p = a + d * t_in;
+    let step = IVec2::new(d.x.signum() as i32, d.y.signum() as i32)
+        * IVec2::new((d.x != 0.0) as i32, (d.y != 0.0) as i32);
+    // The first tile: on a boundary, the one the segment goes into.
+    let mut cell = IVec2::ZERO;
+    let mut face = None;
+    for axis in 0..2 {
+        let f = p[axis].floor();
+        let on_boundary = f == p[axis] && step[axis] != 0;
+        cell[axis] = f as i32 - (on_boundary && step[axis] < 0) as i32;
+        cell[axis] = cell[axis].clamp(0, dims[axis] - 1);
+        if on_boundary && (face.is_none() || axis == 1) {
+            face = Some(Face {
+                axis,
+                step: step[axis],
+            });
+        }
+    }
+    if t_in > 0.0 {
+        // Entered from outside the map, through the border face the clip found.
+        let axis = (entry.normal.y != 0.0) as usize;
+        face = Some(Face {
+            axis,
+            step: step[axis],
+        });
+    }
+    let unit = (end - start) / world_length;
+    let hit = |cell: IVec2, t: f32, face: Option<Face>| {
+        let kind = map.checked_get(cell.x, cell.y)?;
+        stops(kind, face).then(|| TileHit {
+            tile: cell,
+            // From the face's world coordinate where there is one: exact for whole numbers.
+            distance: match face {
+                Some(f) if t > 0.0 => {
+                    let side = cell[f.axis] + (f.step < 0) as i32;
+                    let plane = map.origin()[f.axis] + side as f32 * size;
+                    ((plane - start[f.axis]) / unit[f.axis]).abs()
+                }
+                _ => t * world_length,
+            },
+            normal: Face::normal(face),
+        })
+    };
+    if let Some(h) = hit(cell, t_in, face) {
+        return Some(h);
+    }
+    // 2. Walk the grid.
+    let next_boundary = |axis: usize, cell: IVec2| -> f32 {
+        match step[axis] {
+            0 => f32::INFINITY,
+            s => ((cell[axis] + (s > 0) as i32) as f32 - a[axis]) / d[axis],
+        }
+    };
+    let mut t_max = Vec2::new(next_boundary(0, cell), next_boundary(1, cell));
+    let t_delta = Vec2::new(1.0 / d.x.abs(), 1.0 / d.y.abs());
+    let x_face = Some(Face {
+        axis: 0,
+        step: step.x,
+    });
+    let y_face = Some(Face {
+        axis: 1,
+        step: step.y,
+    });
+    loop {
+        let t = t_max.min_element();
+        // `t` is NaN only for a degenerate segment: stop then too.
+        if t.is_nan() || t > exit {
+            return None;
+        }
+        if t_max.x == t_max.y {
+            // An exact corner: the two side tiles are touched, then the diagonal one entered.
+            let side_x = cell + IVec2::new(step.x, 0);
+            let side_y = cell + IVec2::new(0, step.y);
+            if let Some(h) = hit(side_x, t, x_face).or_else(|| hit(side_y, t, y_face)) {
+                return Some(h);
+            }
+            cell += step;
+            t_max += t_delta;
+            face = y_face;
+        } else if t_max.x < t_max.y {
+            cell.x += step.x;
+            t_max.x += t_delta.x;
+            face = x_face;
+        } else {
+            cell.y += step.y;
+            t_max.y += t_delta.y;
+            face = y_face;
+        }
+        if cell.cmplt(IVec2::ZERO).any() || cell.cmpge(dims).any() {
+            return None;
+        }
+        if let Some(h) = hit(cell, t, face) {
+            return Some(h);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 15 x 15 map of 10-unit tiles with a solid ring at x, y = 2 and 12.
+    fn ring() -> TileMap {
+        let mut map = TileMap::new(15, 15, 10.0);
+        map.fill(IVec2::new(2, 2), IVec2::new(12, 2), TileKind::Solid);
+        map.fill(IVec2::new(2, 12), IVec2::new(12, 12), TileKind::Solid);
+        map.fill(IVec2::new(2, 2), IVec2::new(2, 12), TileKind::Solid);
+        map.fill(IVec2::new(12, 2), IVec2::new(12, 12), TileKind::Solid);
+        map
+    }
+
+    #[test]
+    fn first_solid_tile_in_eight_directions() {
+        let map = ring();
+        // From (75, 73): walls' inner faces at x = 30 / 120 and y = 30 / 120.
+        let start = Vec2::new(75.0, 73.0);
+        let cases = [
+            (Vec2::X, IVec2::new(12, 7), 45.0, Vec2::NEG_X),
+            (Vec2::NEG_X, IVec2::new(2, 7), 45.0, Vec2::X),
+            (Vec2::Y, IVec2::new(7, 12), 47.0, Vec2::NEG_Y),
+            (Vec2::NEG_Y, IVec2::new(7, 2), 43.0, Vec2::Y),
+            // Diagonals: x and y change by the same amount; the nearer wall is met first.
+            (Vec2::new(1.0, 1.0), IVec2::new(12, 11), 45.0, Vec2::NEG_X),
+            (Vec2::new(-1.0, 1.0), IVec2::new(2, 11), 45.0, Vec2::X),
+            (Vec2::new(1.0, -1.0), IVec2::new(11, 2), 43.0, Vec2::Y),
+            (Vec2::new(-1.0, -1.0), IVec2::new(3, 2), 43.0, Vec2::Y),
+        ];
+        for (dir, tile, along_axis, normal) in cases {
+            let end = start + dir * 200.0;
+            let hit = cast_segment_tiles(&map, start, end).expect("hits the ring");
+            let distance = along_axis * dir.length();
+            assert_eq!((hit.tile, hit.normal), (tile, normal), "direction {dir}");
+            assert!(
+                (hit.distance - distance).abs() < 1e-3,
+                "direction {dir}: {hit:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_way_stops_a_downward_cast_only_and_ladders_never() {
+        let mut map = TileMap::new(5, 8, 10.0);
+        map.set(2, 3, TileKind::OneWay);
+        map.fill(IVec2::new(0, 0), IVec2::new(4, 0), TileKind::Solid);
+        map.fill(IVec2::new(1, 5), IVec2::new(1, 7), TileKind::Ladder);
+        let down = cast_segment_tiles(&map, Vec2::new(25.0, 75.0), Vec2::new(25.0, 0.0)).unwrap();
+        assert_eq!(
+            (down.tile, down.distance, down.normal),
+            (IVec2::new(2, 3), 35.0, Vec2::Y)
+        );
+        // Up through it, and sideways through it: the floor or nothing.
+        assert!(cast_segment_tiles(&map, Vec2::new(25.0, 15.0), Vec2::new(25.0, 79.0)).is_none());
+        assert!(cast_segment_tiles(&map, Vec2::new(1.0, 35.0), Vec2::new(49.0, 35.0)).is_none());
+        // Diagonally down into its side: enters through the left face, passes, hits the floor.
+        let side = cast_segment_tiles(&map, Vec2::new(15.0, 38.0), Vec2::new(45.0, 8.0)).unwrap();
+        assert_eq!(side.tile.y, 0);
+        // Down a ladder column (top included) to the floor.
+        let ladder = cast_segment_tiles(&map, Vec2::new(15.0, 79.0), Vec2::new(15.0, 0.0)).unwrap();
+        assert_eq!((ladder.tile, ladder.distance), (IVec2::new(1, 0), 69.0));
+        // Starting inside the one-way tile, going down: it was not entered from above.
+        let inside = cast_segment_tiles(&map, Vec2::new(25.0, 35.0), Vec2::new(25.0, 0.0)).unwrap();
+        assert_eq!(inside.tile, IVec2::new(2, 0));
+        // Starting exactly on its top face (feet on the platform): stops at once.
+        let feet = cast_segment_tiles(&map, Vec2::new(25.0, 40.0), Vec2::new(25.0, 30.0)).unwrap();
+        assert_eq!(
+            (feet.tile, feet.distance, feet.normal),
+            (IVec2::new(2, 3), 0.0, Vec2::Y)
+        );
+    }
+
+    #[test]
+    fn starts_and_ends_on_faces_inside_and_outside_the_map() {
+        let map = ring();
+        // Inside a solid tile: distance 0, no normal.
+        let inside =
+            cast_segment_tiles(&map, Vec2::new(25.0, 75.0), Vec2::new(75.0, 75.0)).unwrap();
+        assert_eq!(
+            (inside.tile, inside.distance, inside.normal),
+            (IVec2::new(2, 7), 0.0, Vec2::ZERO)
+        );
+        // On a wall's face going away from it: the wall is not hit.
+        let away = cast_segment_tiles(&map, Vec2::new(30.0, 75.0), Vec2::new(60.0, 75.0));
+        assert!(away.is_none());
+        // On a wall's face going into it: hit at 0 with the face's normal.
+        let into = cast_segment_tiles(&map, Vec2::new(30.0, 75.0), Vec2::new(20.0, 75.0)).unwrap();
+        assert_eq!(
+            (into.tile, into.distance, into.normal),
+            (IVec2::new(2, 7), 0.0, Vec2::X)
+        );
+        // Ending exactly on a face: touching counts.
+        let touch =
+            cast_segment_tiles(&map, Vec2::new(75.0, 75.0), Vec2::new(120.0, 75.0)).unwrap();
+        assert_eq!((touch.tile, touch.distance), (IVec2::new(12, 7), 45.0));
+        // Ending short of it: nothing.
+        assert!(cast_segment_tiles(&map, Vec2::new(75.0, 75.0), Vec2::new(119.0, 75.0)).is_none());
+        // From outside the map: clipped, enters the outer face of the left wall column.
+        let from_outside =
+            cast_segment_tiles(&map, Vec2::new(-100.0, 75.0), Vec2::new(75.0, 75.0)).unwrap();
+        assert_eq!(
+            (from_outside.tile, from_outside.distance),
+            (IVec2::new(2, 7), 120.0)
+        );
+        assert_eq!(from_outside.normal, Vec2::NEG_X);
+        // Missing the map entirely, a zero-length segment, non-finite input: nothing, no panic.
+        assert!(
+            cast_segment_tiles(&map, Vec2::new(-10.0, 500.0), Vec2::new(500.0, 500.0)).is_none()
+        );
+        assert!(cast_segment_tiles(&map, Vec2::new(75.0, 75.0), Vec2::new(75.0, 75.0)).is_none());
+        assert!(cast_segment_tiles(&map, Vec2::new(25.0, 75.0), Vec2::new(25.0, 75.0)).is_some());
+        assert!(cast_segment_tiles(&map, Vec2::NAN, Vec2::ONE).is_none());
+        assert!(cast_segment_tiles(&map, Vec2::ZERO, Vec2::INFINITY).is_none());
+    }
+
+    #[test]
+    fn an_exact_corner_touches_both_side_tiles() {
+        // From (1.5, 0.5) at 45° the segment passes exactly through the corners (2, 1), (3, 2)...
+        let cast = |solid: IVec2| {
+            let mut map = TileMap::new(6, 6, 1.0);
+            map.set(solid.x, solid.y, TileKind::Solid);
+            cast_segment_tiles(&map, Vec2::new(1.5, 0.5), Vec2::new(5.5, 4.5))
+        };
+        let along = |d: f32| d * 2.0_f32.sqrt();
+        // The diagonal tile beyond the corner (3, 2), entered at that corner.
+        let diagonal = cast(IVec2::new(3, 2)).unwrap();
+        assert!((diagonal.distance - along(1.5)).abs() < 1e-5);
+        // The tiles on either side of the corner are touched there too.
+        let right = cast(IVec2::new(3, 1)).unwrap();
+        assert_eq!((right.tile, right.normal), (IVec2::new(3, 1), Vec2::NEG_X));
+        assert!((right.distance - along(1.5)).abs() < 1e-5);
+        let above = cast(IVec2::new(2, 2)).unwrap();
+        assert_eq!((above.tile, above.normal), (IVec2::new(2, 2), Vec2::NEG_Y));
+        // A tile off the path is not.
+        assert!(cast(IVec2::new(4, 1)).is_none());
+    }
+}

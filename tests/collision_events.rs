@@ -1,0 +1,215 @@
+//! `CollisionStarted` / `CollisionEnded`: once per contact episode (touching counts), also when
+//! a body is despawned, in a deterministic order.
+
+use bevy::prelude::*;
+
+use crate::common::*;
+
+fn pair(x: Entity, y: Entity) -> (Entity, Entity) {
+    if x < y { (x, y) } else { (y, x) }
+}
+
+fn started(app: &mut App) -> Vec<(Entity, Entity)> {
+    drain::<CollisionStarted>(app)
+        .iter()
+        .map(|c| {
+            assert!(c.a < c.b, "a is the smaller entity");
+            (c.a, c.b)
+        })
+        .collect()
+}
+
+fn ended(app: &mut App) -> Vec<(Entity, Entity)> {
+    drain::<CollisionEnded>(app)
+        .iter()
+        .map(|c| {
+            assert!(c.a < c.b, "a is the smaller entity");
+            (c.a, c.b)
+        })
+        .collect()
+}
+
+#[test]
+fn bodies_that_meet_and_part_start_once_and_end_once() {
+    let mut app = app_without_gravity(empty_map(40, 20));
+    let mover = spawn(
+        &mut app,
+        Vec2::new(100.5, 100.0),
+        Vec2::splat(6.0),
+        Vec2::new(120.0, 0.0),
+    );
+    let wall = app
+        .world_mut()
+        .spawn((
+            Aabb::new(Vec2::new(200.0, 100.0), Vec2::splat(20.0)),
+            Kinematic,
+        ))
+        .id();
+    step(&mut app, 30);
+    assert!(started(&mut app).is_empty(), "still apart");
+    // It reaches the wall, stops touching it, and stays there for a second.
+    step(&mut app, 60);
+    assert_eq!(pos(&app, mover).x, 174.0, "resting against the wall's face");
+    assert_eq!(
+        started(&mut app),
+        [pair(mover, wall)],
+        "once, however long it rests"
+    );
+    assert!(ended(&mut app).is_empty());
+    // Walking away ends the episode once; coming back starts a new one.
+    set_vel(&mut app, mover, Vec2::new(-120.0, 0.0));
+    step(&mut app, 10);
+    assert_eq!(ended(&mut app), [pair(mover, wall)]);
+    set_vel(&mut app, mover, Vec2::new(120.0, 0.0));
+    step(&mut app, 30);
+    assert_eq!(started(&mut app), [pair(mover, wall)]);
+    assert!(ended(&mut app).is_empty());
+}
+
+#[test]
+fn a_settled_stack_reports_each_contact_once() {
+    let mut app = app(ascii(
+        "#......#\n\
+         #......#\n\
+         #......#\n\
+         #......#\n\
+         #......#\n\
+         ########",
+    ));
+    let boxes: Vec<Entity> = (0..4)
+        .map(|i| {
+            spawn(
+                &mut app,
+                Vec2::new(64.0, 24.0 + 14.0 * i as f32),
+                Vec2::splat(6.0),
+                Vec2::ZERO,
+            )
+        })
+        .collect();
+    step(&mut app, 300);
+    let mut got = started(&mut app);
+    got.sort();
+    let mut expected: Vec<_> = boxes.windows(2).map(|w| pair(w[0], w[1])).collect();
+    expected.sort();
+    assert_eq!(got, expected, "one start per neighbouring pair, no flicker");
+    assert!(ended(&mut app).is_empty());
+}
+
+#[test]
+fn despawning_a_body_ends_its_contacts_at_once_and_only_once() {
+    let mut app = app_without_gravity(empty_map(20, 20));
+    let a = spawn(
+        &mut app,
+        Vec2::new(100.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let b = spawn(
+        &mut app,
+        Vec2::new(112.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let c = spawn(
+        &mut app,
+        Vec2::new(99.0, 112.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 1);
+    assert_eq!(started(&mut app).len(), 2, "a touches b and c");
+    app.world_mut().despawn(a);
+    let mut got = ended(&mut app);
+    got.sort();
+    let mut expected = vec![pair(a, b), pair(a, c)];
+    expected.sort();
+    assert_eq!(got, expected, "written by the despawn itself");
+    assert!(
+        contacts(&app, b).is_empty() && contacts(&app, c).is_empty(),
+        "and a left the others' contacts"
+    );
+    step(&mut app, 3);
+    assert!(ended(&mut app).is_empty() && started(&mut app).is_empty());
+    // Both sides of a pair despawned together: still one end.
+    let d = spawn(
+        &mut app,
+        Vec2::new(124.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 1);
+    assert_eq!(started(&mut app), [pair(b, d)]);
+    app.world_mut().despawn(b);
+    app.world_mut().despawn(d);
+    assert_eq!(ended(&mut app), [pair(b, d)]);
+}
+
+#[test]
+fn a_body_leaving_the_simulation_ends_its_contacts() {
+    let mut app = app_without_gravity(empty_map(20, 20));
+    let a = spawn(
+        &mut app,
+        Vec2::new(100.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let b = spawn(
+        &mut app,
+        Vec2::new(112.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 1);
+    assert_eq!(started(&mut app), [pair(a, b)]);
+    // An invalid box takes `a` out of the partition: the contact ends, reported once.
+    app.world_mut().get_mut::<Aabb>(a).unwrap().half_extents = Vec2::ZERO;
+    let _ = count_warnings(|| step(&mut app, 2));
+    assert_eq!(ended(&mut app), [pair(a, b)]);
+    // Removing the Aabb altogether (the body stays an entity): nothing more to end.
+    app.world_mut().entity_mut(a).remove::<Aabb>();
+    step(&mut app, 1);
+    assert!(ended(&mut app).is_empty());
+}
+
+#[test]
+fn pairs_filtered_by_layers_report_nothing() {
+    let mut app = app_without_gravity(empty_map(20, 20));
+    let a = spawn(
+        &mut app,
+        Vec2::new(100.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let b = spawn(
+        &mut app,
+        Vec2::new(104.0, 100.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    app.world_mut().entity_mut(a).insert(CollisionLayers::new(
+        LayerMask::layer(0),
+        !LayerMask::layer(1),
+    ));
+    app.world_mut()
+        .entity_mut(b)
+        .insert(CollisionLayers::new(LayerMask::layer(1), LayerMask::ALL));
+    step(&mut app, 5);
+    assert!(started(&mut app).is_empty() && ended(&mut app).is_empty());
+}
+
+#[test]
+fn the_same_scene_gives_the_same_events_in_the_same_order() {
+    let run = || {
+        let mut app = crate::determinism::busy_scene();
+        step(&mut app, 200);
+        (started(&mut app), ended(&mut app))
+    };
+    let (first, second) = (run(), run());
+    assert!(
+        first.0.len() > 50 && first.1.len() > 20,
+        "a busy scene: {} / {}",
+        first.0.len(),
+        first.1.len()
+    );
+    assert_eq!(first, second);
+}
