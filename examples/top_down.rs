@@ -7,6 +7,10 @@
 //!
 //! WASD or arrows move the character in eight directions.
 
+#[allow(
+    dead_code,
+    reason = "the window-test helpers belong to the scripted examples"
+)]
 #[path = "common/mod.rs"]
 mod common;
 

@@ -1,4 +1,5 @@
-//! Shared by the windowed examples: sprites for tiles and bodies, the camera.
+//! Shared by the windowed examples: sprites for tiles and bodies, the camera, and what their
+//! window tests use to read a screenshot and give a verdict.
 
 use bevy::prelude::*;
 use bevy_platformer_physics::prelude::*;
@@ -156,4 +157,40 @@ fn take_screenshot(mut commands: Commands, mut plan: ResMut<ScreenshotPlan>) {
             exit.write(AppExit::Success);
         },
     );
+}
+
+/// A colour as sRGB bytes.
+pub fn rgb(color: Color) -> [i32; 3] {
+    let c = color.to_srgba();
+    [c.red, c.green, c.blue].map(|v| (v * 255.0).round() as i32)
+}
+
+/// The sRGB bytes of pixel `(x, y)` of a screenshot (black outside it).
+pub fn pixel(image: &Image, x: u32, y: u32) -> [i32; 3] {
+    image.get_color_at(x, y).map(rgb).unwrap_or([0, 0, 0])
+}
+
+/// Whether two colours are within `tolerance` per channel.
+pub fn near(p: [i32; 3], q: [i32; 3], tolerance: i32) -> bool {
+    (0..3).all(|i| (p[i] - q[i]).abs() <= tolerance)
+}
+
+/// Saves a window test's screenshot to `path`, prints `SMOKE OK: summary` or
+/// `SMOKE FAIL: failures (summary)`, and ends the app with exit code 0 or 1.
+pub fn smoke_verdict(
+    captured: On<bevy::render::view::screenshot::ScreenshotCaptured>,
+    path: std::path::PathBuf,
+    failures: &[String],
+    summary: &str,
+    exit: &mut MessageWriter<AppExit>,
+) {
+    let mut save = bevy::render::view::screenshot::save_to_disk(path);
+    save(captured);
+    if failures.is_empty() {
+        println!("SMOKE OK: {summary}");
+        exit.write(AppExit::Success);
+    } else {
+        println!("SMOKE FAIL: {} ({summary})", failures.join("; "));
+        exit.write(AppExit::from_code(1));
+    }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use bevy::input::InputSystems;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::time::TimeUpdateStrategy;
 use bevy_platformer_physics::prelude::*;
 
@@ -119,20 +119,9 @@ fn check_and_save(
     let mut failures = Vec::new();
     let image = &captured.image;
     let (w, h) = (image.width(), image.height());
-    let pixel = |x: u32, y: u32| {
-        image
-            .get_color_at(x, y)
-            .map(|c| {
-                let c = c.to_srgba();
-                [c.red, c.green, c.blue].map(|v| (v * 255.0).round() as i32)
-            })
-            .unwrap_or([0, 0, 0])
-    };
-    let near = |p: [i32; 3], q: [i32; 3]| (0..3).all(|i| (p[i] - q[i]).abs() <= 24);
-    let as_rgb = |c: Color| {
-        let c = c.to_srgba();
-        [c.red, c.green, c.blue].map(|v| (v * 255.0).round() as i32)
-    };
+    let pixel = |x: u32, y: u32| super::common::pixel(image, x, y);
+    let near = |p: [i32; 3], q: [i32; 3]| super::common::near(p, q, 24);
+    let as_rgb = super::common::rgb;
     let (solid, background) = (
         as_rgb(super::common::SOLID),
         as_rgb(super::common::BACKGROUND),
@@ -214,13 +203,11 @@ fn check_and_save(
         stats.bodies,
         stats.pairs_found,
     );
-    let mut save = save_to_disk(script.shot.clone());
-    save(captured);
-    if failures.is_empty() {
-        println!("SMOKE OK: {summary}");
-        exit.write(AppExit::Success);
-    } else {
-        println!("SMOKE FAIL: {} ({summary})", failures.join("; "));
-        exit.write(AppExit::from_code(1));
-    }
+    super::common::smoke_verdict(
+        captured,
+        script.shot.clone(),
+        &failures,
+        &summary,
+        &mut exit,
+    );
 }

@@ -25,6 +25,7 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
 
+pub use overlays::draw_shape;
 pub use panel::{body_at, cursor_world_position};
 pub use timing::{STAGES, StageTimings};
 
@@ -72,6 +73,9 @@ pub struct DebugOverlays {
     pub velocities: bool,
     /// The sides that push a tile (yellow) or a body (red), as highlighted box sides.
     pub push_flags: bool,
+    /// Every [`Sensor`](crate::sensors::Sensor)'s shape (brighter while it holds bodies), with
+    /// a line to each body inside.
+    pub sensors: bool,
     /// Show the panel.
     pub panel: bool,
 }
@@ -86,6 +90,7 @@ impl Default for DebugOverlays {
             normals: false,
             velocities: false,
             push_flags: true,
+            sensors: true,
             panel: true,
         }
     }

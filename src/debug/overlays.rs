@@ -7,6 +7,8 @@ use crate::body::{Aabb, Kinematic, Velocity};
 use crate::flags::{PushFlags, Side};
 use crate::pairs::Contacts;
 use crate::partition::Partition;
+use crate::sensors::{Sensor, SensorContents};
+use crate::shapes::Shape;
 use crate::tiles::{TileKind, TileMap};
 
 const SOLID: Color = Color::srgb(0.55, 0.55, 0.6);
@@ -25,6 +27,8 @@ const NORMAL: Color = Color::srgb(1.0, 0.3, 0.8);
 const VELOCITY: Color = Color::srgb(0.95, 0.4, 1.0);
 const PUSH_TILE: Color = Color::srgb(1.0, 0.85, 0.0);
 const PUSH_OBJECT: Color = Color::srgb(1.0, 0.2, 0.2);
+const SENSOR: Color = Color::srgba(0.4, 1.0, 0.8, 0.6);
+const SENSOR_HOLDING: Color = Color::srgb(0.4, 1.0, 0.8);
 
 type BodyItem<'a> = (
     Entity,
@@ -41,8 +45,25 @@ pub(super) fn draw_overlays(
     map: Res<TileMap>,
     partition: Res<Partition>,
     bodies: Query<BodyItem>,
+    sensors: Query<(&Sensor, &Transform, &SensorContents)>,
     mut gizmos: Gizmos,
 ) {
+    if overlays.sensors {
+        for (sensor, transform, contents) in &sensors {
+            let shape = sensor.world_shape(transform);
+            let holding = !contents.bodies().is_empty();
+            draw_shape(
+                &mut gizmos,
+                &shape,
+                if holding { SENSOR_HOLDING } else { SENSOR },
+            );
+            for body in contents.bodies() {
+                if let Ok((_, aabb, ..)) = bodies.get(*body) {
+                    gizmos.line_2d(transform.translation.truncate(), aabb.center, SENSOR);
+                }
+            }
+        }
+    }
     if overlays.tiles {
         draw_tiles(&map, &mut gizmos);
     }
@@ -106,6 +127,37 @@ pub(super) fn draw_overlays(
                 let at = c - n * h;
                 gizmos.arrow_2d(at, at + n * 8.0, NORMAL);
             }
+        }
+    }
+}
+
+/// Draws the outline of `shape` (a circle, a box or a rotated rectangle) with gizmos.
+///
+/// ```no_run
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::debug::draw_shape;
+/// use bevy_platformer_physics::shapes::{Circle, Shape};
+///
+/// fn draw(mut gizmos: Gizmos) {
+///     let ball = Shape::Circle(Circle { center: Vec2::ZERO, radius: 10.0 });
+///     draw_shape(&mut gizmos, &ball, Color::WHITE);
+/// }
+/// # App::new().add_systems(Update, draw);
+/// ```
+pub fn draw_shape(gizmos: &mut Gizmos, shape: &Shape, color: Color) {
+    if !shape.is_valid() {
+        return;
+    }
+    match *shape {
+        Shape::Circle(c) => {
+            gizmos.circle_2d(c.center, c.radius, color);
+        }
+        Shape::Box(b) => {
+            gizmos.rect_2d(b.center, b.half_extents * 2.0, color);
+        }
+        Shape::Rotated(r) => {
+            let iso = Isometry2d::new(r.center, Rot2::radians(r.rotation));
+            gizmos.rect_2d(iso, r.half_extents * 2.0, color);
         }
     }
 }

@@ -81,12 +81,13 @@ pub(super) struct PanelData<'w, 's> {
     >,
 }
 
-const STAGE_COLORS: [egui::Color32; 5] = [
+const STAGE_COLORS: [egui::Color32; STAGES.len()] = [
     egui::Color32::from_rgb(120, 200, 255),
     egui::Color32::from_rgb(255, 210, 80),
     egui::Color32::from_rgb(190, 120, 255),
     egui::Color32::from_rgb(120, 255, 150),
     egui::Color32::from_rgb(255, 120, 120),
+    egui::Color32::from_rgb(100, 255, 210),
 ];
 
 pub(super) fn draw_panel(mut contexts: EguiContexts, mut data: PanelData) -> Result {
@@ -127,6 +128,7 @@ fn overlay_switches(ui: &mut egui::Ui, o: &mut DebugOverlays) {
         ui.checkbox(&mut o.velocities, "velocities");
         ui.end_row();
         ui.checkbox(&mut o.push_flags, "push flags");
+        ui.checkbox(&mut o.sensors, "sensors");
         ui.end_row();
     });
 }

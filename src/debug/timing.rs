@@ -9,7 +9,17 @@ use bevy::prelude::*;
 use crate::PhysicsSystems;
 
 /// The timed stages, in step order.
-pub const STAGES: [&str; 5] = ["integrate", "tiles", "partition", "pairs", "respond"];
+pub const STAGES: [&str; N] = [
+    "integrate",
+    "tiles",
+    "partition",
+    "pairs",
+    "respond",
+    "sensors",
+];
+
+/// How many stages are timed.
+const N: usize = 6;
 
 /// How many steps the history keeps.
 const HISTORY: usize = 240;
@@ -18,10 +28,10 @@ const HISTORY: usize = 240;
 #[derive(Resource, Clone, Debug, Default)]
 pub struct StageTimings {
     /// The last step, per stage (see [`STAGES`]).
-    pub last: [Duration; 5],
+    pub last: [Duration; N],
     /// Recent steps, oldest first, per stage in milliseconds.
-    pub history: VecDeque<[f32; 5]>,
-    marks: [Option<Instant>; 6],
+    pub history: VecDeque<[f32; N]>,
+    marks: [Option<Instant>; N + 1],
 }
 
 impl StageTimings {
@@ -31,11 +41,11 @@ impl StageTimings {
     }
 }
 
-fn mark<const N: usize>(mut timings: ResMut<StageTimings>) {
-    timings.marks[N] = Some(Instant::now());
-    if N == 5 {
+fn mark<const I: usize>(mut timings: ResMut<StageTimings>) {
+    timings.marks[I] = Some(Instant::now());
+    if I == N {
         let marks = timings.marks;
-        let mut last = [Duration::ZERO; 5];
+        let mut last = [Duration::ZERO; N];
         for (i, d) in last.iter_mut().enumerate() {
             if let (Some(a), Some(b)) = (marks[i], marks[i + 1]) {
                 *d = b.saturating_duration_since(a);
@@ -48,7 +58,7 @@ fn mark<const N: usize>(mut timings: ResMut<StageTimings>) {
         timings
             .history
             .push_back(last.map(|d| d.as_secs_f32() * 1000.0));
-        timings.marks = [None; 6];
+        timings.marks = [None; N + 1];
     }
 }
 
@@ -62,7 +72,8 @@ pub(super) fn build(app: &mut App, schedule: InternedScheduleLabel) {
             mark::<2>.after(TileCollide).before(UpdatePartition),
             mark::<3>.after(UpdatePartition).before(DetectPairs),
             mark::<4>.after(DetectPairs).before(Respond),
-            mark::<5>.after(Respond),
+            mark::<5>.after(Respond).before(Sense),
+            mark::<6>.after(Sense),
         ),
     );
 }
