@@ -99,7 +99,6 @@ struct Controls {
 struct CharacterSize(Vec2);
 
 fn main() -> AppExit {
-    let smoke = smoke::Smoke::from_env();
     let mut app = App::new();
     app.add_plugins(common::window_plugins("platformer"))
         .add_plugins((
@@ -123,8 +122,8 @@ fn main() -> AppExit {
             FixedUpdate,
             (patrol, drive_players, resize_players).before(PhysicsSystems::Integrate),
         );
-    if let Some(smoke) = smoke {
-        smoke.install(&mut app);
+    if let Some(shot) = common::window_test_shot(&mut app, smoke::VARIABLE) {
+        smoke::install(&mut app, shot);
     }
     app.run()
 }

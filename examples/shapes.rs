@@ -72,8 +72,8 @@ fn main() -> AppExit {
                 .chain(),
         )
         .add_systems(FixedUpdate, rain.before(PhysicsSystems::Integrate));
-    if let Some(smoke) = smoke::Smoke::from_env() {
-        smoke.install(&mut app);
+    if let Some(shot) = common::window_test_shot(&mut app, smoke::VARIABLE) {
+        smoke::install(&mut app, shot);
     }
     app.run()
 }

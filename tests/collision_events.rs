@@ -77,14 +77,7 @@ fn a_settled_stack_reports_each_contact_once() {
          ########",
     ));
     let boxes: Vec<Entity> = (0..4)
-        .map(|i| {
-            spawn(
-                &mut app,
-                Vec2::new(64.0, 24.0 + 14.0 * i as f32),
-                Vec2::splat(6.0),
-                Vec2::ZERO,
-            )
-        })
+        .map(|i| still_box(&mut app, Vec2::new(64.0, 24.0 + 14.0 * i as f32)))
         .collect();
     step(&mut app, 300);
     let mut got = started(&mut app);
@@ -98,24 +91,9 @@ fn a_settled_stack_reports_each_contact_once() {
 #[test]
 fn despawning_a_body_ends_its_contacts_at_once_and_only_once() {
     let mut app = app_without_gravity(empty_map(20, 20));
-    let a = spawn(
-        &mut app,
-        Vec2::new(100.0, 100.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
-    let b = spawn(
-        &mut app,
-        Vec2::new(112.0, 100.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
-    let c = spawn(
-        &mut app,
-        Vec2::new(99.0, 112.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
+    let a = still_box(&mut app, Vec2::new(100.0, 100.0));
+    let b = still_box(&mut app, Vec2::new(112.0, 100.0));
+    let c = still_box(&mut app, Vec2::new(99.0, 112.0));
     step(&mut app, 1);
     assert_eq!(started(&mut app).len(), 2, "a touches b and c");
     app.world_mut().despawn(a);
@@ -131,12 +109,7 @@ fn despawning_a_body_ends_its_contacts_at_once_and_only_once() {
     step(&mut app, 3);
     assert!(ended(&mut app).is_empty() && started(&mut app).is_empty());
     // Both sides of a pair despawned together: still one end.
-    let d = spawn(
-        &mut app,
-        Vec2::new(124.0, 100.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
+    let d = still_box(&mut app, Vec2::new(124.0, 100.0));
     step(&mut app, 1);
     assert_eq!(started(&mut app), [pair(b, d)]);
     app.world_mut().despawn(b);
@@ -147,18 +120,8 @@ fn despawning_a_body_ends_its_contacts_at_once_and_only_once() {
 #[test]
 fn a_body_leaving_the_simulation_ends_its_contacts() {
     let mut app = app_without_gravity(empty_map(20, 20));
-    let a = spawn(
-        &mut app,
-        Vec2::new(100.0, 100.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
-    let b = spawn(
-        &mut app,
-        Vec2::new(112.0, 100.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
+    let a = still_box(&mut app, Vec2::new(100.0, 100.0));
+    let b = still_box(&mut app, Vec2::new(112.0, 100.0));
     step(&mut app, 1);
     assert_eq!(started(&mut app), [pair(a, b)]);
     // An invalid box takes `a` out of the partition: the contact ends, reported once.
@@ -174,18 +137,8 @@ fn a_body_leaving_the_simulation_ends_its_contacts() {
 #[test]
 fn pairs_filtered_by_layers_report_nothing() {
     let mut app = app_without_gravity(empty_map(20, 20));
-    let a = spawn(
-        &mut app,
-        Vec2::new(100.0, 100.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
-    let b = spawn(
-        &mut app,
-        Vec2::new(104.0, 100.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
+    let a = still_box(&mut app, Vec2::new(100.0, 100.0));
+    let b = still_box(&mut app, Vec2::new(104.0, 100.0));
     app.world_mut().entity_mut(a).insert(CollisionLayers::new(
         LayerMask::layer(0),
         !LayerMask::layer(1),

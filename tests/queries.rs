@@ -102,18 +102,8 @@ fn cast_segment_hits_a_one_way_tile_only_from_above_and_passes_ladders() {
 fn cast_segment_returns_the_nearest_body_before_any_tile_filtered_by_layers() {
     const CRATE: LayerMask = LayerMask::layer(3);
     let mut app = app_without_gravity(room());
-    let caster = spawn(
-        &mut app,
-        Vec2::new(100.0, 200.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
-    let near = spawn(
-        &mut app,
-        Vec2::new(150.0, 200.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
+    let caster = still_box(&mut app, Vec2::new(100.0, 200.0));
+    let near = still_box(&mut app, Vec2::new(150.0, 200.0));
     let far = spawn(
         &mut app,
         Vec2::new(250.0, 205.0),
@@ -159,12 +149,7 @@ fn cast_segment_returns_the_nearest_body_before_any_tile_filtered_by_layers() {
     });
     // A body behind a wall is not hit: the wall is.
     let mut app = app_without_gravity(room());
-    let outside = spawn(
-        &mut app,
-        Vec2::new(360.0, 300.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
+    let outside = still_box(&mut app, Vec2::new(360.0, 300.0));
     step(&mut app, 1);
     with_query(&mut app, |q| {
         let hit = q.cast_segment(Vec2::new(300.0, 300.0), Vec2::new(380.0, 300.0), ALL);

@@ -78,8 +78,8 @@ fn a_body_crossing_a_sensor_enters_once_and_exits_once() {
 fn despawning_a_body_inside_a_sensor_gives_its_exit() {
     let mut app = app_without_gravity(empty_map(20, 20));
     let sensor = spawn_sensor(&mut app, Sensor::circle(40.0), Vec2::splat(100.0));
-    let body = spawn(&mut app, Vec2::splat(100.0), Vec2::splat(6.0), Vec2::ZERO);
-    let stays = spawn(&mut app, Vec2::splat(120.0), Vec2::splat(6.0), Vec2::ZERO);
+    let body = still_box(&mut app, Vec2::splat(100.0));
+    let stays = still_box(&mut app, Vec2::splat(120.0));
     step(&mut app, 2);
     assert_eq!(drain::<SensorEntered>(&mut app).len(), 2);
     app.world_mut().despawn(body);
@@ -102,8 +102,8 @@ fn despawning_a_sensor_gives_the_exit_of_every_body_inside() {
         Sensor::rectangle(Vec2::splat(40.0)),
         Vec2::splat(100.0),
     );
-    let a = spawn(&mut app, Vec2::splat(90.0), Vec2::splat(6.0), Vec2::ZERO);
-    let b = spawn(&mut app, Vec2::splat(110.0), Vec2::splat(6.0), Vec2::ZERO);
+    let a = still_box(&mut app, Vec2::splat(90.0));
+    let b = still_box(&mut app, Vec2::splat(110.0));
     step(&mut app, 1);
     assert_eq!(drain::<SensorEntered>(&mut app).len(), 2);
     app.world_mut().despawn(sensor);
@@ -137,21 +137,11 @@ fn sensor_layers_filter_both_ways() {
             CollisionLayers::new(PICKUP, PLAYER),
         ))
         .id();
-    let player = spawn(&mut app, Vec2::splat(90.0), Vec2::splat(6.0), Vec2::ZERO);
-    let enemy = spawn(&mut app, Vec2::splat(110.0), Vec2::splat(6.0), Vec2::ZERO);
+    let player = still_box(&mut app, Vec2::splat(90.0));
+    let enemy = still_box(&mut app, Vec2::splat(110.0));
     // A player that ignores pickups: filtered on the body's side.
-    let aloof = spawn(
-        &mut app,
-        Vec2::new(100.0, 80.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
-    let plain = spawn(
-        &mut app,
-        Vec2::new(80.0, 110.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
+    let aloof = still_box(&mut app, Vec2::new(100.0, 80.0));
+    let plain = still_box(&mut app, Vec2::new(80.0, 110.0));
     let world = app.world_mut();
     world
         .entity_mut(player)
@@ -188,12 +178,7 @@ fn a_sensor_on_a_body_follows_it_and_never_detects_itself() {
             Sensor::circle(30.0),
         ))
         .id();
-    let resting = spawn(
-        &mut app,
-        Vec2::new(70.0, 22.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
+    let resting = still_box(&mut app, Vec2::new(70.0, 22.0));
     step(&mut app, 1);
     assert!(
         inside(&app, faller).is_empty(),
@@ -245,18 +230,8 @@ fn a_body_moved_by_the_response_is_sensed_in_the_same_step() {
         .resource_mut::<PhysicsConfig>()
         .partition_cell_tiles = 1;
     // Spawned overlapping by 4 on x: the response separates them, 2 units each.
-    let a = spawn(
-        &mut app,
-        Vec2::new(103.0, 40.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
-    spawn(
-        &mut app,
-        Vec2::new(111.0, 40.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
+    let a = still_box(&mut app, Vec2::new(103.0, 40.0));
+    still_box(&mut app, Vec2::new(111.0, 40.0));
     let sensor = spawn_sensor(
         &mut app,
         Sensor::rectangle(Vec2::new(4.0, 4.0)),
@@ -276,7 +251,7 @@ fn a_body_moved_by_the_response_is_sensed_in_the_same_step() {
 fn an_unusable_sensor_shape_warns_once_and_detects_nothing() {
     let mut app = app_without_gravity(empty_map(20, 20));
     let sensor = spawn_sensor(&mut app, Sensor::circle(f32::NAN), Vec2::splat(100.0));
-    spawn(&mut app, Vec2::splat(100.0), Vec2::splat(6.0), Vec2::ZERO);
+    still_box(&mut app, Vec2::splat(100.0));
     let ((), warnings) = count_warnings(|| step(&mut app, 5));
     assert_eq!(warnings, 1);
     assert!(inside(&app, sensor).is_empty());

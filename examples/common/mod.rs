@@ -129,18 +129,25 @@ struct ScreenshotPlan {
     frame: u32,
 }
 
+/// When the environment variable `variable` names a screenshot path (a window test), sets the
+/// app to run exactly one fixed step per frame and returns the path.
+pub fn window_test_shot(app: &mut App, variable: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os(variable)?;
+    app.insert_resource(bevy::time::TimeUpdateStrategy::FixedTimesteps(1));
+    Some(path.into())
+}
+
 impl Plugin for ScreenshotAfter {
     fn build(&self, app: &mut App) {
-        let Some(path) = std::env::var_os("EXAMPLE_SCREENSHOT") else {
+        let Some(path) = window_test_shot(app, "EXAMPLE_SCREENSHOT") else {
             return;
         };
-        app.insert_resource(bevy::time::TimeUpdateStrategy::FixedTimesteps(1))
-            .insert_resource(ScreenshotPlan {
-                path: path.into(),
-                at: self.0,
-                frame: 0,
-            })
-            .add_systems(Update, take_screenshot);
+        app.insert_resource(ScreenshotPlan {
+            path,
+            at: self.0,
+            frame: 0,
+        })
+        .add_systems(Update, take_screenshot);
     }
 }
 

@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use bevy::input::InputSystems;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
-use bevy::time::TimeUpdateStrategy;
 use bevy_platformer_physics::prelude::*;
 
 use super::{Player, TILE};
@@ -30,10 +29,6 @@ const ONE_WAY_AT: IVec2 = IVec2::new(44, 17);
 #[derive(Resource, Default)]
 pub struct ScriptedCursor(pub Option<Vec2>);
 
-pub struct Smoke {
-    shot: PathBuf,
-}
-
 #[derive(Resource)]
 struct Script {
     frame: u32,
@@ -42,23 +37,19 @@ struct Script {
     shooting: bool,
 }
 
-impl Smoke {
-    /// The smoke test asked for by `PLATFORMER_SMOKE`, if any.
-    pub fn from_env() -> Option<Self> {
-        std::env::var_os("PLATFORMER_SMOKE").map(|p| Smoke { shot: p.into() })
-    }
+/// The environment variable that asks for this window test and names its screenshot.
+pub const VARIABLE: &str = "PLATFORMER_SMOKE";
 
-    pub fn install(self, app: &mut App) {
-        app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-            .init_resource::<ScriptedCursor>()
-            .insert_resource(Script {
-                frame: 0,
-                shot: self.shot,
-                start: None,
-                shooting: false,
-            })
-            .add_systems(PreUpdate, play_script.after(InputSystems));
-    }
+/// Plays the script, then checks and saves the screenshot to `shot`.
+pub fn install(app: &mut App, shot: PathBuf) {
+    app.init_resource::<ScriptedCursor>()
+        .insert_resource(Script {
+            frame: 0,
+            shot,
+            start: None,
+            shooting: false,
+        })
+        .add_systems(PreUpdate, play_script.after(InputSystems));
 }
 
 fn tile_center(t: IVec2) -> Vec2 {

@@ -9,7 +9,6 @@ use bevy::input::InputSystems;
 use bevy::input::mouse::AccumulatedMouseScroll;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
-use bevy::time::TimeUpdateStrategy;
 use bevy_platformer_physics::prelude::*;
 
 use super::Collisions;
@@ -27,10 +26,6 @@ const TO: Vec2 = Vec2::new(560.0, 380.0);
 #[derive(Resource, Default)]
 pub struct ScriptedPointer(pub Option<Vec2>);
 
-pub struct Smoke {
-    shot: PathBuf,
-}
-
 #[derive(Resource)]
 struct Script {
     frame: u32,
@@ -39,24 +34,20 @@ struct Script {
     entries: usize,
 }
 
-impl Smoke {
-    /// The window test asked for by `SHAPES_SMOKE`, if any.
-    pub fn from_env() -> Option<Self> {
-        std::env::var_os("SHAPES_SMOKE").map(|p| Smoke { shot: p.into() })
-    }
+/// The environment variable that asks for this window test and names its screenshot.
+pub const VARIABLE: &str = "SHAPES_SMOKE";
 
-    pub fn install(self, app: &mut App) {
-        app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-            .init_resource::<ScriptedPointer>()
-            .insert_resource(Script {
-                frame: 0,
-                shot: self.shot,
-                shooting: false,
-                entries: 0,
-            })
-            .add_systems(PreUpdate, play_script.after(InputSystems))
-            .add_systems(Update, count_entries);
-    }
+/// Plays the script, then checks and saves the screenshot to `shot`.
+pub fn install(app: &mut App, shot: PathBuf) {
+    app.init_resource::<ScriptedPointer>()
+        .insert_resource(Script {
+            frame: 0,
+            shot,
+            shooting: false,
+            entries: 0,
+        })
+        .add_systems(PreUpdate, play_script.after(InputSystems))
+        .add_systems(Update, count_entries);
 }
 
 fn play_script(

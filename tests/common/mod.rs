@@ -68,6 +68,11 @@ pub fn spawn(app: &mut App, center: Vec2, half: Vec2, velocity: Vec2) -> Entity 
         .id()
 }
 
+/// Spawns a still 12 x 12 body.
+pub fn still_box(app: &mut App, center: Vec2) -> Entity {
+    spawn(app, center, Vec2::splat(6.0), Vec2::ZERO)
+}
+
 /// Spawns a body with friction off (so horizontal speed is kept on the ground).
 pub fn spawn_frictionless(app: &mut App, center: Vec2, half: Vec2, velocity: Vec2) -> Entity {
     let e = spawn(app, center, half, velocity);
