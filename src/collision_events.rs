@@ -1,20 +1,22 @@
 //! Collision events between bodies: [`CollisionStarted`] and [`CollisionEnded`], from the
-//! difference between each body's [`Contacts`] before and after pair detection.
+//! difference between each body's partners at the last step and at this one.
 //!
 //! # Algorithm
 //!
-//! Contacts are symmetric (a pair is in both bodies' lists), so each change is seen twice; one
-//! side reports it:
+//! Pair detection lays out every detected body's partners compactly ([`Partners`]); the layout
+//! of the last step is kept, so the comparison never reads the bodies' [`Contacts`]. Pairs are
+//! symmetric (in both bodies' lists), so each change is seen twice; one side reports it:
 //!
-//! - a pair that **started** (in the new list, not the old) is reported by its smaller entity;
-//! - a pair that **ended** (in the old list, not the new) is reported by the side that is more
-//!   present: detected this step, over still a body but not detected (an invalid box, say),
-//!   over gone. Equally present: the smaller entity.
+//! - a pair that **started** (a partner now, not last step) is reported by its smaller entity;
+//! - a pair that **ended** is reported by the side that is more present: detected this step,
+//!   over still a body but not detected (an invalid box, say). Equally present: the smaller
+//!   entity.
 //!
-//! Bodies are visited in query order and their contacts in detection order, so the messages
-//! come in the same order on every run. A body that is despawned (or loses its [`Contacts`])
-//! ends all its contacts at once, through a hook that also takes it out of the others' lists,
-//! so nothing is reported twice.
+//! A body that is despawned (or loses its [`Contacts`]) ends all its contacts at once, through
+//! a hook that also takes it out of the others' lists; the comparison then skips its pairs, so
+//! nothing is reported twice. Bodies are compared in fixed pieces of slot order (on the task
+//! pool for large scenes) and the pieces written in order, so the messages come in the same
+//! order on every run and on any number of threads.
 
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::message::Messages;
@@ -22,12 +24,13 @@ use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::pairs::{CollisionData, Contacts};
+use crate::pairs::Contacts;
+use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
 
 /// How present a body is at this step's pair detection, least first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Presence {
-    /// No [`Contacts`] any more.
+    /// No [`Contacts`] any more: the hook already ended its contacts.
     Gone,
     /// Has [`Contacts`], but was not detected (not in the partition).
     Undetected,
@@ -41,38 +44,129 @@ fn ordered(x: Entity, y: Entity) -> (Entity, Entity) {
     if x < y { (x, y) } else { (y, x) }
 }
 
-/// Whether `me` reports the end of its pair with `other` (see the module's rule).
+/// Whether `me` reports the end of its pair with `other`: the more present side, ties to the
+/// smaller entity; nobody when either is gone (the removal hook reported it).
 #[inline]
 fn reports_end(me: Entity, me_at: Presence, other: Entity, other_at: Presence) -> bool {
-    me_at > other_at || (me_at == other_at && me < other)
+    me_at != Presence::Gone
+        && other_at != Presence::Gone
+        && (me_at > other_at || (me_at == other_at && me < other))
 }
 
-/// Writes the changes between one body's `old` and `new` contacts that this body reports.
-pub(crate) fn report_changes(
+/// A change found by the comparison, as the message it becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    Started(Entity, Entity),
+    Ended(Entity, Entity),
+}
+
+/// Every detected body's partners at one step, laid out compactly (slot order, each body's
+/// partners in detection order): what pair detection builds, and what the next step compares
+/// with, without touching the bodies' [`Contacts`].
+#[derive(Default)]
+pub(crate) struct Partners {
+    /// The body in each slot.
+    pub(crate) entities: Vec<Entity>,
+    /// Entity index to slot (stale entries are caught by checking `entities`).
+    pub(crate) slot_of: Vec<u32>,
+    /// Slot `k`'s partners are `others[starts[k]..starts[k + 1]]`.
+    pub(crate) starts: Vec<u32>,
+    pub(crate) others: Vec<Entity>,
+}
+
+impl Partners {
+    /// The slot of `entity`, if it was detected.
+    #[inline]
+    pub(crate) fn slot(&self, entity: Entity) -> Option<usize> {
+        let k = *self.slot_of.get(entity.index_u32() as usize)? as usize;
+        (self.entities.get(k) == Some(&entity)).then_some(k)
+    }
+
+    #[inline]
+    fn of_slot(&self, k: usize) -> &[Entity] {
+        &self.others[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
+}
+
+/// The changes one body reports, from its partners `old` (last step) and `new` (this step).
+fn changes(
     me: Entity,
     me_at: Presence,
-    old: &[CollisionData],
-    new: &[CollisionData],
+    old: &[Entity],
+    new: &[Entity],
     presence: impl Fn(Entity) -> Presence,
+    out: &mut Vec<Change>,
+) {
+    if old == new {
+        return;
+    }
+    for &other in old {
+        if !new.contains(&other) && reports_end(me, me_at, other, presence(other)) {
+            let (a, b) = ordered(me, other);
+            out.push(Change::Ended(a, b));
+        }
+    }
+    for &other in new {
+        if me < other && !old.contains(&other) {
+            out.push(Change::Started(me, other));
+        }
+    }
+}
+
+/// Compares this step's partners with last step's and writes the messages: the detected
+/// bodies in fixed pieces of slot order (on the task pool when `parallel`), then the bodies
+/// detected last step but not now. `has_contacts` tells an undetected body from a gone one.
+pub(crate) fn report_contact_changes(
+    now: &Partners,
+    last: &Partners,
+    has_contacts: impl Fn(Entity) -> bool + Sync,
+    parallel: bool,
+    pieces: &mut Vec<Vec<Change>>,
     started: &mut MessageWriter<CollisionStarted>,
     ended: &mut MessageWriter<CollisionEnded>,
 ) {
-    let same = old.len() == new.len() && old.iter().zip(new).all(|(o, n)| o.other == n.other);
-    if same {
-        return;
-    }
-    let holds = |list: &[CollisionData], e: Entity| list.iter().any(|c| c.other == e);
-    for c in old {
-        if !holds(new, c.other) && reports_end(me, me_at, c.other, presence(c.other)) {
-            let (a, b) = ordered(me, c.other);
+    let presence = |e: Entity| {
+        if now.slot(e).is_some() {
+            Presence::Detected
+        } else if has_contacts(e) {
+            Presence::Undetected
+        } else {
+            Presence::Gone
+        }
+    };
+    let n = now.entities.len();
+    pieces.resize_with(CHUNKS, Vec::new);
+    for_each_chunk(pieces, parallel, |i, out| {
+        out.clear();
+        for k in chunk_range(i, CHUNKS, n) {
+            let me = now.entities[k];
+            let old = last.slot(me).map_or(&[][..], |p| last.of_slot(p));
+            changes(me, Presence::Detected, old, now.of_slot(k), presence, out);
+        }
+    });
+    let mut write = |c: &Change| match *c {
+        Change::Started(a, b) => {
+            started.write(CollisionStarted { a, b });
+        }
+        Change::Ended(a, b) => {
             ended.write(CollisionEnded { a, b });
         }
+    };
+    for piece in pieces.iter() {
+        piece.iter().for_each(&mut write);
     }
-    for c in new {
-        if me < c.other && !holds(old, c.other) {
-            started.write(CollisionStarted { a: me, b: c.other });
+    // Bodies that had partners last step and were not detected now.
+    let Some(out) = pieces.first_mut() else {
+        return;
+    };
+    out.clear();
+    for (p, &me) in last.entities.iter().enumerate() {
+        let old = last.of_slot(p);
+        if !old.is_empty() && now.slot(me).is_none() {
+            changes(me, presence(me), old, &[], presence, out);
         }
     }
+    out.iter().for_each(&mut write);
 }
 
 /// The `on_remove` hook of [`Contacts`]: every contact of a body that goes away ends now, and
@@ -100,7 +194,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn exactly_one_side_reports_an_end() {
+    fn exactly_one_side_reports_an_end_unless_the_hook_did() {
         let (x, y) = ordered(
             Entity::from_raw_u32(3).unwrap(),
             Entity::from_raw_u32(7).unwrap(),
@@ -109,10 +203,49 @@ mod tests {
         for px in all {
             for py in all {
                 let count = reports_end(x, px, y, py) as u32 + reports_end(y, py, x, px) as u32;
-                assert_eq!(count, 1, "{px:?} / {py:?}");
+                let gone = px == Presence::Gone || py == Presence::Gone;
+                assert_eq!(count, (!gone) as u32, "{px:?} / {py:?}");
             }
         }
         assert!(reports_end(y, Presence::Detected, x, Presence::Undetected));
         assert!(reports_end(x, Presence::Detected, y, Presence::Detected));
+    }
+
+    #[test]
+    fn changes_are_found_from_either_list() {
+        let e = |i| Entity::from_raw_u32(i).unwrap();
+        let (me, kept, gone, new) = (e(1), e(2), e(3), e(4));
+        let mut out = Vec::new();
+        changes(
+            me,
+            Presence::Detected,
+            &[kept, gone],
+            &[new, kept],
+            // The lost partner is no longer detected: this side reports the end.
+            |e| {
+                if e == gone {
+                    Presence::Undetected
+                } else {
+                    Presence::Detected
+                }
+            },
+            &mut out,
+        );
+        let (a, b) = ordered(me, gone);
+        let mut expected = vec![Change::Ended(a, b)];
+        if me < new {
+            expected.push(Change::Started(me, new));
+        }
+        assert_eq!(out, expected);
+        out.clear();
+        changes(
+            me,
+            Presence::Detected,
+            &[kept],
+            &[kept],
+            |_| Presence::Detected,
+            &mut out,
+        );
+        assert!(out.is_empty(), "unchanged");
     }
 }

@@ -22,7 +22,7 @@
 use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
-use crate::collision_events::{Presence, end_contacts_hook, report_changes};
+use crate::collision_events::{Change, Partners, end_contacts_hook, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::flags::PushFlags;
 use crate::geometry::signed_overlap;
@@ -152,11 +152,13 @@ struct PieceOut {
 #[derive(Default)]
 pub(crate) struct DetectScratch {
     snaps: Vec<Snap>,
-    slot_of: Vec<u32>,
     pieces: Vec<PieceOut>,
-    starts: Vec<u32>,
     fill: Vec<u32>,
     data: Vec<CollisionData>,
+    /// This step's partners (slots, entity lookup, layout) and last step's, for the events.
+    now: Partners,
+    last: Partners,
+    changes: Vec<Vec<Change>>,
 }
 
 type BodyQuery<'w, 's> = Query<
@@ -190,15 +192,17 @@ pub(crate) fn detect_pairs(
     let s = &mut *scratch;
     // 1. Snapshot.
     s.snaps.clear();
+    s.now.entities.clear();
     for (entity, aabb, velocity, old, areas, flags, layers, kinematic) in &bodies {
         let Some((first_cell, _)) = areas.range() else {
             continue;
         };
         let index = entity.index_u32() as usize;
-        if s.slot_of.len() <= index {
-            s.slot_of.resize(index + 1, u32::MAX);
+        if s.now.slot_of.len() <= index {
+            s.now.slot_of.resize(index + 1, u32::MAX);
         }
-        s.slot_of[index] = s.snaps.len() as u32;
+        s.now.slot_of[index] = s.snaps.len() as u32;
+        s.now.entities.push(entity);
         s.snaps.push(Snap {
             entity,
             center: aabb.center,
@@ -216,7 +220,7 @@ pub(crate) fn detect_pairs(
     // 2. Pairs, piece by piece of the cell list.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
     {
-        let (snaps, slot_of) = (&s.snaps, &s.slot_of);
+        let (snaps, slot_of) = (&s.snaps, &s.now.slot_of);
         let partition = &*partition;
         let dims = partition.dims();
         let cell_count = (dims.x * dims.y) as usize;
@@ -232,23 +236,23 @@ pub(crate) fn detect_pairs(
 
     // 3. Per-body layout (counting sort, stable in pair order).
     let n = s.snaps.len();
-    s.starts.clear();
-    s.starts.resize(n + 1, 0);
+    s.now.starts.clear();
+    s.now.starts.resize(n + 1, 0);
     let mut found = 0;
     let mut tested = 0;
     for piece in &s.pieces {
         tested += piece.tested;
         found += piece.pairs.len();
         for p in &piece.pairs {
-            s.starts[p.a as usize + 1] += 1;
-            s.starts[p.b as usize + 1] += 1;
+            s.now.starts[p.a as usize + 1] += 1;
+            s.now.starts[p.b as usize + 1] += 1;
         }
     }
     for i in 0..n {
-        s.starts[i + 1] += s.starts[i];
+        s.now.starts[i + 1] += s.now.starts[i];
     }
     s.fill.clear();
-    s.fill.extend_from_slice(&s.starts[..n]);
+    s.fill.extend_from_slice(&s.now.starts[..n]);
     let blank = CollisionData {
         other: Entity::PLACEHOLDER,
         overlap: Vec2::ZERO,
@@ -264,56 +268,41 @@ pub(crate) fn detect_pairs(
         blocked: 0,
         other_blocked: 0,
     };
+    let total = s.now.starts[n] as usize;
     s.data.clear();
-    s.data.resize(s.starts[n] as usize, blank);
+    s.data.resize(total, blank);
+    s.now.others.clear();
+    s.now.others.resize(total, Entity::PLACEHOLDER);
     for piece in &s.pieces {
         for p in &piece.pairs {
             let (a, b) = (&s.snaps[p.a as usize], &s.snaps[p.b as usize]);
-            s.data[s.fill[p.a as usize] as usize] = collision_data(a, b, p.overlap);
+            let (at_a, at_b) = (s.fill[p.a as usize] as usize, s.fill[p.b as usize] as usize);
+            s.data[at_a] = collision_data(a, b, p.overlap);
+            s.now.others[at_a] = b.entity;
+            s.data[at_b] = collision_data(b, a, -p.overlap);
+            s.now.others[at_b] = a.entity;
             s.fill[p.a as usize] += 1;
-            s.data[s.fill[p.b as usize] as usize] = collision_data(b, a, -p.overlap);
             s.fill[p.b as usize] += 1;
         }
     }
 
-    // Each body's slice of the layout (empty when it was not detected).
-    let (snaps, slot_of, starts, data) = (&s.snaps, &s.slot_of, &s.starts, &s.data);
-    let slot = |entity: Entity| {
-        slot_of
-            .get(entity.index_u32() as usize)
-            .map(|&k| k as usize)
-            .filter(|&k| k < snaps.len() && snaps[k].entity == entity)
-    };
-    let slice = |k: usize| &data[starts[k] as usize..starts[k + 1] as usize];
-
-    // 4. Collision events, from the old and new contacts (before the old are overwritten).
-    let presence = |entity: Entity| {
-        if slot(entity).is_some() {
-            Presence::Detected
-        } else if contacts.contains(entity) {
-            Presence::Undetected
-        } else {
-            Presence::Gone
-        }
-    };
-    for (entity, old) in &contacts {
-        let (at, new) = slot(entity).map_or((Presence::Undetected, &[][..]), |k| {
-            (Presence::Detected, slice(k))
-        });
-        report_changes(
-            entity,
-            at,
-            old.as_slice(),
-            new,
-            presence,
-            &mut started,
-            &mut ended,
-        );
-    }
+    // 4. Collision events, from last step's partners and this step's.
+    report_contact_changes(
+        &s.now,
+        &s.last,
+        |e| contacts.contains(e),
+        parallel,
+        &mut s.changes,
+        &mut started,
+        &mut ended,
+    );
 
     // 5. Refill each body's buffer from its slice.
+    let (now, starts, data) = (&s.now, &s.now.starts, &s.data);
     let refill = |(entity, mut contacts): (Entity, Mut<Contacts>)| {
-        let mine = slot(entity).map_or(&[][..], slice);
+        let mine = now.slot(entity).map_or(&[][..], |k| {
+            &data[starts[k] as usize..starts[k + 1] as usize]
+        });
         if !contacts.0.is_empty() || !mine.is_empty() {
             contacts.0.clear();
             contacts.0.extend_from_slice(mine);
@@ -324,6 +313,8 @@ pub(crate) fn detect_pairs(
     } else {
         contacts.iter_mut().for_each(refill);
     }
+
+    core::mem::swap(&mut s.now, &mut s.last);
 
     *stats = PhysicsStats {
         bodies: n,

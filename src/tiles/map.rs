@@ -2,6 +2,8 @@
 
 use bevy::prelude::*;
 
+use crate::geometry::floor_to_ivec2;
+
 /// What a tile is made of.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Reflect)]
 #[reflect(Default, Debug, PartialEq, Clone)]
@@ -254,8 +256,7 @@ impl TileMap {
     /// Coordinates beyond `i32` saturate.
     #[inline]
     pub fn tile_at(&self, p: Vec2) -> IVec2 {
-        let t = ((p - self.origin) / self.tile_size).floor();
-        IVec2::new(t.x as i32, t.y as i32)
+        floor_to_ivec2((p - self.origin) / self.tile_size)
     }
 
     /// The world rectangle of tile `(x, y)` as `(min, max)` corners.
