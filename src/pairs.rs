@@ -146,6 +146,18 @@ struct Pair {
 struct PieceOut {
     pairs: Vec<Pair>,
     tested: usize,
+    /// The bodies of the cell being searched, gathered contiguously.
+    near: Vec<Near>,
+}
+
+/// What the pair loop reads of each body of a cell: its slot, box and ownership data.
+#[derive(Clone, Copy)]
+struct Near {
+    slot: u32,
+    center: Vec2,
+    half: Vec2,
+    first_cell: UVec2,
+    layers: CollisionLayers,
 }
 
 /// Buffers kept between steps, so detection allocates nothing once the scene has settled.
@@ -333,18 +345,25 @@ fn find_pairs_in_cell(
     slot_of: &[u32],
     out: &mut PieceOut,
 ) {
-    // Every body in a cell was snapshotted; the check guards against a stale slot anyway.
-    let lookup = |e: Entity| {
-        let k = *slot_of.get(e.index_u32() as usize)?;
-        snaps
-            .get(k as usize)
-            .filter(|s| s.entity == e)
-            .map(|s| (k, s))
-    };
-    for (i, &ea) in list.iter().enumerate() {
-        let Some((ka, a)) = lookup(ea) else { continue };
-        for &eb in &list[i + 1..] {
-            let Some((kb, b)) = lookup(eb) else { continue };
+    // Gather the cell's bodies once (every body in a cell was snapshotted; the check guards
+    // against a stale slot anyway), so the pair loop reads contiguous memory.
+    out.near.clear();
+    for &e in list {
+        let Some(&k) = slot_of.get(e.index_u32() as usize) else {
+            continue;
+        };
+        if let Some(b) = snaps.get(k as usize).filter(|b| b.entity == e) {
+            out.near.push(Near {
+                slot: k,
+                center: b.center,
+                half: b.half,
+                first_cell: b.first_cell,
+                layers: b.layers,
+            });
+        }
+    }
+    for (i, a) in out.near.iter().enumerate() {
+        for b in &out.near[i + 1..] {
             // The pair belongs to the first cell both cover: report it there only. Pairs whose
             // layers do not match are never tested.
             if first_shared_cell(a.first_cell, b.first_cell) != cell
@@ -355,8 +374,8 @@ fn find_pairs_in_cell(
             out.tested += 1;
             if let Some(overlap) = signed_overlap(a.center, a.half, b.center, b.half) {
                 out.pairs.push(Pair {
-                    a: ka,
-                    b: kb,
+                    a: a.slot,
+                    b: b.slot,
                     overlap,
                 });
             }

@@ -41,7 +41,7 @@ fn pile_app(n: usize) -> App {
             mark::<2>.after(TileCollide).before(UpdatePartition),
             mark::<3>.after(UpdatePartition).before(DetectPairs),
             mark::<4>.after(DetectPairs).before(Respond),
-            mark::<5>.after(Respond),
+            mark::<5>.after(Sense),
         ),
     );
     app.insert_resource(s.tile_map());
