@@ -14,7 +14,7 @@
 //!    [`PhysicsConfig::parallel_min_bodies`]; the pieces are joined in cell order, so the result
 //!    is the same on any number of threads.
 //! 3. **Layout.** The pairs are counted per body and laid out per body in pair order (a
-//!    counting sort).
+//!    counting sort), contiguously in slot order; the response reads them from this layout.
 //! 4. **Events.** Each body's new contacts are compared with its old ones for
 //!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair reports it).
 //! 5. **Contacts.** Each body's slice of the layout is copied into its [`Contacts`].
@@ -166,11 +166,30 @@ pub(crate) struct DetectScratch {
     snaps: Vec<Snap>,
     pieces: Vec<PieceOut>,
     fill: Vec<u32>,
-    data: Vec<CollisionData>,
-    /// This step's partners (slots, entity lookup, layout) and last step's, for the events.
-    now: Partners,
-    last: Partners,
     changes: Vec<Vec<Change>>,
+}
+
+/// The contacts of the last detection, laid out contiguously in slot order: the response reads
+/// them from here (one sequential pass, not one heap block per body), and the collision events
+/// compare this step's partners with the previous step's.
+#[derive(Resource, Default)]
+pub(crate) struct ContactLayout {
+    /// This step's partners (slots, entity lookup, layout).
+    now: Partners,
+    /// The previous step's.
+    last: Partners,
+    /// Slot `k`'s contacts are `data[now.starts[k]..now.starts[k + 1]]`.
+    data: Vec<CollisionData>,
+}
+
+impl ContactLayout {
+    /// The contacts `entity` got at the last detection (none when it was not detected).
+    #[inline]
+    pub(crate) fn of(&self, entity: Entity) -> &[CollisionData] {
+        self.now.slot(entity).map_or(&[], |k| {
+            &self.data[self.now.starts[k] as usize..self.now.starts[k + 1] as usize]
+        })
+    }
 }
 
 type BodyQuery<'w, 's> = Query<
@@ -196,25 +215,29 @@ pub(crate) fn detect_pairs(
     mut contacts: Query<(Entity, &mut Contacts)>,
     mut stats: ResMut<PhysicsStats>,
     mut scratch: Local<DetectScratch>,
+    mut layout: ResMut<ContactLayout>,
     (mut started, mut ended): (
         MessageWriter<CollisionStarted>,
         MessageWriter<CollisionEnded>,
     ),
 ) {
     let s = &mut *scratch;
+    let l = &mut *layout;
+    // The last detection's partners become the previous step's.
+    core::mem::swap(&mut l.now, &mut l.last);
     // 1. Snapshot.
     s.snaps.clear();
-    s.now.entities.clear();
+    l.now.entities.clear();
     for (entity, aabb, velocity, old, areas, flags, layers, kinematic) in &bodies {
         let Some((first_cell, _)) = areas.range() else {
             continue;
         };
         let index = entity.index_u32() as usize;
-        if s.now.slot_of.len() <= index {
-            s.now.slot_of.resize(index + 1, u32::MAX);
+        if l.now.slot_of.len() <= index {
+            l.now.slot_of.resize(index + 1, u32::MAX);
         }
-        s.now.slot_of[index] = s.snaps.len() as u32;
-        s.now.entities.push(entity);
+        l.now.slot_of[index] = s.snaps.len() as u32;
+        l.now.entities.push(entity);
         s.snaps.push(Snap {
             entity,
             center: aabb.center,
@@ -232,7 +255,7 @@ pub(crate) fn detect_pairs(
     // 2. Pairs, piece by piece of the cell list.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
     {
-        let (snaps, slot_of) = (&s.snaps, &s.now.slot_of);
+        let (snaps, slot_of) = (&s.snaps, &l.now.slot_of);
         let partition = &*partition;
         let dims = partition.dims();
         let cell_count = (dims.x * dims.y) as usize;
@@ -248,23 +271,23 @@ pub(crate) fn detect_pairs(
 
     // 3. Per-body layout (counting sort, stable in pair order).
     let n = s.snaps.len();
-    s.now.starts.clear();
-    s.now.starts.resize(n + 1, 0);
+    l.now.starts.clear();
+    l.now.starts.resize(n + 1, 0);
     let mut found = 0;
     let mut tested = 0;
     for piece in &s.pieces {
         tested += piece.tested;
         found += piece.pairs.len();
         for p in &piece.pairs {
-            s.now.starts[p.a as usize + 1] += 1;
-            s.now.starts[p.b as usize + 1] += 1;
+            l.now.starts[p.a as usize + 1] += 1;
+            l.now.starts[p.b as usize + 1] += 1;
         }
     }
     for i in 0..n {
-        s.now.starts[i + 1] += s.now.starts[i];
+        l.now.starts[i + 1] += l.now.starts[i];
     }
     s.fill.clear();
-    s.fill.extend_from_slice(&s.now.starts[..n]);
+    s.fill.extend_from_slice(&l.now.starts[..n]);
     let blank = CollisionData {
         other: Entity::PLACEHOLDER,
         overlap: Vec2::ZERO,
@@ -280,19 +303,19 @@ pub(crate) fn detect_pairs(
         blocked: 0,
         other_blocked: 0,
     };
-    let total = s.now.starts[n] as usize;
-    s.data.clear();
-    s.data.resize(total, blank);
-    s.now.others.clear();
-    s.now.others.resize(total, Entity::PLACEHOLDER);
+    let total = l.now.starts[n] as usize;
+    l.data.clear();
+    l.data.resize(total, blank);
+    l.now.others.clear();
+    l.now.others.resize(total, Entity::PLACEHOLDER);
     for piece in &s.pieces {
         for p in &piece.pairs {
             let (a, b) = (&s.snaps[p.a as usize], &s.snaps[p.b as usize]);
             let (at_a, at_b) = (s.fill[p.a as usize] as usize, s.fill[p.b as usize] as usize);
-            s.data[at_a] = collision_data(a, b, p.overlap);
-            s.now.others[at_a] = b.entity;
-            s.data[at_b] = collision_data(b, a, -p.overlap);
-            s.now.others[at_b] = a.entity;
+            l.data[at_a] = collision_data(a, b, p.overlap);
+            l.now.others[at_a] = b.entity;
+            l.data[at_b] = collision_data(b, a, -p.overlap);
+            l.now.others[at_b] = a.entity;
             s.fill[p.a as usize] += 1;
             s.fill[p.b as usize] += 1;
         }
@@ -300,8 +323,8 @@ pub(crate) fn detect_pairs(
 
     // 4. Collision events, from last step's partners and this step's.
     report_contact_changes(
-        &s.now,
-        &s.last,
+        &l.now,
+        &l.last,
         |e| contacts.contains(e),
         parallel,
         &mut s.changes,
@@ -310,11 +333,9 @@ pub(crate) fn detect_pairs(
     );
 
     // 5. Refill each body's buffer from its slice.
-    let (now, starts, data) = (&s.now, &s.now.starts, &s.data);
+    let l = &*l;
     let refill = |(entity, mut contacts): (Entity, Mut<Contacts>)| {
-        let mine = now.slot(entity).map_or(&[][..], |k| {
-            &data[starts[k] as usize..starts[k + 1] as usize]
-        });
+        let mine = l.of(entity);
         if !contacts.0.is_empty() || !mine.is_empty() {
             contacts.0.clear();
             contacts.0.extend_from_slice(mine);
@@ -325,8 +346,6 @@ pub(crate) fn detect_pairs(
     } else {
         contacts.iter_mut().for_each(refill);
     }
-
-    core::mem::swap(&mut s.now, &mut s.last);
 
     *stats = PhysicsStats {
         bodies: n,

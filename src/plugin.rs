@@ -10,7 +10,7 @@ use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted, Landed};
-use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
+use crate::pairs::{CollisionData, ContactLayout, Contacts, PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
 use crate::response::{report_object_landings, respond_to_contacts};
 use crate::schedule::PhysicsSystems;
@@ -65,6 +65,7 @@ impl Plugin for PhysicsPlugin {
             .init_resource::<TileMap>()
             .init_resource::<Partition>()
             .init_resource::<PhysicsStats>()
+            .init_resource::<ContactLayout>()
             .add_message::<Landed>()
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()

@@ -34,7 +34,7 @@ use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity};
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side, side_bit};
 use crate::messages::Landed;
-use crate::pairs::{CollisionData, Contacts};
+use crate::pairs::{CollisionData, ContactLayout, Contacts};
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
 
@@ -192,11 +192,11 @@ impl Response {
 }
 
 type RespondItem<'a> = (
+    Entity,
     Mut<'a, Aabb>,
     Mut<'a, Velocity>,
     Mut<'a, PushFlags>,
     Mut<'a, BodyState>,
-    &'a Contacts,
     &'a BodySwitches,
 );
 
@@ -204,11 +204,11 @@ type RespondQuery<'w, 's> = Query<
     'w,
     's,
     (
+        Entity,
         &'static mut Aabb,
         &'static mut Velocity,
         &'static mut PushFlags,
         &'static mut BodyState,
-        &'static Contacts,
         &'static BodySwitches,
     ),
     Without<Kinematic>,
@@ -219,40 +219,43 @@ type RespondQuery<'w, 's> = Query<
 pub(crate) fn respond_to_contacts(
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
+    layout: Res<ContactLayout>,
     mut bodies: RespondQuery,
 ) {
     let touch = config.contact_tolerance;
-    let map = &*map;
-    let apply =
-        |(mut aabb, mut velocity, mut flags, mut state, contacts, switches): RespondItem| {
-            if contacts.is_empty() {
-                if state.ground_velocity != Vec2::ZERO {
-                    state.ground_velocity = Vec2::ZERO;
-                }
-                return;
+    let (map, layout) = (&*map, &*layout);
+    let apply = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): RespondItem| {
+        // The contacts as detected (the same as the body's `Contacts`), read from the
+        // contiguous layout.
+        let contacts = layout.of(entity);
+        if contacts.is_empty() {
+            if state.ground_velocity != Vec2::ZERO {
+                state.ground_velocity = Vec2::ZERO;
             }
-            let r = respond(velocity.0, contacts, touch);
-            if r.offset != Vec2::ZERO && aabb.is_valid() {
-                let pass = PassThrough {
-                    drop_through: switches.drop_through,
-                    climbing: switches.climbing,
-                };
-                aabb.center = if switches.world_collision {
-                    sweep_displacement(map, aabb.center, aabb.half_extents, r.offset, pass, touch)
-                } else {
-                    aabb.center + r.offset
-                };
+            return;
+        }
+        let r = respond(velocity.0, contacts, touch);
+        if r.offset != Vec2::ZERO && aabb.is_valid() {
+            let pass = PassThrough {
+                drop_through: switches.drop_through,
+                climbing: switches.climbing,
+            };
+            aabb.center = if switches.world_collision {
+                sweep_displacement(map, aabb.center, aabb.half_extents, r.offset, pass, touch)
+            } else {
+                aabb.center + r.offset
+            };
+        }
+        if velocity.0 != r.velocity {
+            velocity.0 = r.velocity;
+        }
+        for side in Side::ALL {
+            if r.sides & side_bit(side) != 0 {
+                flags.set_object(side);
             }
-            if velocity.0 != r.velocity {
-                velocity.0 = r.velocity;
-            }
-            for side in Side::ALL {
-                if r.sides & side_bit(side) != 0 {
-                    flags.set_object(side);
-                }
-            }
-            state.ground_velocity = r.ground_velocity.unwrap_or(Vec2::ZERO);
-        };
+        }
+        state.ground_velocity = r.ground_velocity.unwrap_or(Vec2::ZERO);
+    };
     if bodies.iter().len() >= config.parallel_min_bodies {
         bodies.par_iter_mut().for_each(apply);
     } else {
