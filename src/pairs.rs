@@ -214,8 +214,7 @@ pub(crate) fn detect_pairs(
     bodies: BodyQuery,
     mut contacts: Query<(Entity, &mut Contacts)>,
     mut stats: ResMut<PhysicsStats>,
-    mut scratch: Local<DetectScratch>,
-    mut layout: ResMut<ContactLayout>,
+    (mut scratch, mut layout): (Local<DetectScratch>, ResMut<ContactLayout>),
     (mut started, mut ended): (
         MessageWriter<CollisionStarted>,
         MessageWriter<CollisionEnded>,
