@@ -27,8 +27,8 @@ use crate::partition::{GridAreas, Partition, first_shared_cell};
 use crate::shapes::{BoxShape, Circle, RotatedRect, Shape};
 
 /// A shape that detects the bodies in it without pushing them (a trigger). Place it with the
-/// entity's [`Transform`]: on an entity that is also a body, the sensor follows the body (and
-/// never detects its own body). The bodies inside are in [`SensorContents`]; every entry and
+/// entity's [`Transform`], read as a world position (a parent's transform is not applied): on
+/// an entity that is also a body, the sensor follows the body (and never detects its own body). The bodies inside are in [`SensorContents`]; every entry and
 /// exit writes one [`SensorEntered`] or [`SensorExited`]. A [`CollisionLayers`] on the sensor
 /// filters what it detects, both ways, as for bodies.
 ///

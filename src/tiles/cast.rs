@@ -164,6 +164,9 @@ pub fn cast_segment_tiles(map: &TileMap, start: Vec2, end: Vec2) -> Option<TileH
         axis: 1,
         step: step.y,
     });
+    // Every turn enters the next tile along the segment's direction, so the walk leaves the map
+    // (and ends) within a column and row count, even when rounding loses the parameter's steps
+    // on absurdly long segments.
     loop {
         let t = t_max.min_element();
         // `t` is NaN only for a degenerate segment: stop then too.
@@ -311,6 +314,11 @@ mod tests {
         assert!(cast_segment_tiles(&map, Vec2::new(75.0, 75.0), Vec2::new(75.0, 75.0)).is_none());
         assert!(cast_segment_tiles(&map, Vec2::new(25.0, 75.0), Vec2::new(25.0, 75.0)).is_some());
         assert!(cast_segment_tiles(&map, Vec2::NAN, Vec2::ONE).is_none());
+        // Absurdly long segments through the map end (the walk is capped), without panicking.
+        let huge = cast_segment_tiles(&map, Vec2::new(-1e30, 75.0), Vec2::new(1e30, 75.0));
+        assert!(huge.is_none_or(|h| h.distance.is_finite()));
+        let _ = cast_segment_tiles(&map, Vec2::splat(-1e30), Vec2::splat(1e30));
+        let _ = cast_segment_tiles(&map, Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
         assert!(cast_segment_tiles(&map, Vec2::ZERO, Vec2::INFINITY).is_none());
     }
 
@@ -334,5 +342,40 @@ mod tests {
         assert_eq!((above.tile, above.normal), (IVec2::new(2, 2), Vec2::NEG_Y));
         // A tile off the path is not.
         assert!(cast(IVec2::new(4, 1)).is_none());
+    }
+
+    proptest::proptest! {
+        /// On maps of solid tiles, the grid walk finds the same first distance as casting the
+        /// segment against every solid tile's box.
+        #[test]
+        fn the_walk_agrees_with_casting_against_every_solid_tile(
+            solid in proptest::collection::vec(proptest::bool::weighted(0.2), 144),
+            sx in -3.0f32..15.0, sy in -3.0f32..15.0, ex in -3.0f32..15.0, ey in -3.0f32..15.0,
+        ) {
+            let mut map = TileMap::new(12, 12, 16.0);
+            for (i, &s) in solid.iter().enumerate() {
+                if s {
+                    map.set(i as i32 % 12, i as i32 / 12, TileKind::Solid);
+                }
+            }
+            let (start, end) = (Vec2::new(sx, sy) * 16.0, Vec2::new(ex, ey) * 16.0);
+            let brute = (0..144)
+                .filter(|&i| solid[i])
+                .filter_map(|i| {
+                    let (min, max) = map.tile_rect(i as i32 % 12, i as i32 / 12);
+                    let b = BoxShape { center: (min + max) / 2.0, half_extents: (max - min) / 2.0 };
+                    cast_segment_box(start, end, b).map(|h| h.distance)
+                })
+                .fold(None, |best: Option<f32>, d| Some(best.map_or(d, |b| b.min(d))));
+            let walk = cast_segment_tiles(&map, start, end);
+            match (walk, brute) {
+                (None, None) => {}
+                (Some(w), Some(b)) => {
+                    proptest::prop_assert!((w.distance - b).abs() < 1e-2, "walk {w:?}, brute {b}");
+                    proptest::prop_assert_eq!(map.get(w.tile.x, w.tile.y), TileKind::Solid);
+                }
+                (w, b) => proptest::prop_assert!(false, "walk {w:?}, brute {b:?}"),
+            }
+        }
     }
 }
