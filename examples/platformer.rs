@@ -15,7 +15,8 @@
 //! | middle mouse | place a one-way platform tile |
 //! | right mouse | place a solid tile |
 //!
-//! Bodies that touch another body are drawn semi-transparent. With
+//! Bodies that touch another body are drawn semi-transparent. The circle at the top right is a
+//! sensor: reaching it logs a message. With
 //! `PLATFORMER_SMOKE=shot.png` set, it plays a fixed script instead of reading the keyboard,
 //! saves a screenshot, checks what it drew and exits (the window test in CI).
 
@@ -39,7 +40,7 @@ const LEVEL: &str = "\
 #......................................................................#
 #......................................................................#
 #......................................................................#
-#..............................................................B.......#
+#..............................................................B...G...#
 #...........................................................---------..#
 #......................................................................#
 #.........................H............................................#
@@ -118,6 +119,7 @@ fn main() -> AppExit {
             ),
         )
         .add_systems(EguiPrimaryContextPass, size_sliders)
+        .add_systems(Update, announce_goal)
         .add_systems(
             FixedUpdate,
             (patrol, drive_players, resize_players).before(PhysicsSystems::Integrate),
@@ -131,7 +133,7 @@ fn main() -> AppExit {
 fn setup(mut commands: Commands) {
     let mut spawns = Vec::new();
     let map = TileMap::from_ascii_with(LEVEL, TILE, |ch, at| {
-        "PBKV".contains(ch).then(|| {
+        "PBKVG".contains(ch).then(|| {
             spawns.push((ch, at));
             TileKind::Empty
         })
@@ -163,6 +165,14 @@ fn setup(mut commands: Commands) {
                         reach: 64.0,
                         speed: 50.0,
                     },
+                ));
+            }
+            'G' => {
+                // A sensor: it notices the character without stopping anything.
+                commands.spawn((
+                    Name::new("goal"),
+                    Sensor::circle(20.0),
+                    Transform::from_translation(center.extend(0.0)),
                 ));
             }
             _ => unreachable!(),
@@ -274,6 +284,15 @@ fn edit_tiles(
     let t = map.tile_at(point);
     if map.checked_get(t.x, t.y).is_some_and(|old| old != kind) {
         map.set(t.x, t.y, kind);
+    }
+}
+
+/// The goal sensor (top right) reports characters that reach it.
+fn announce_goal(mut entered: MessageReader<SensorEntered>, players: Query<(), With<Player>>) {
+    for e in entered.read() {
+        if players.contains(e.body) {
+            info!("{} reached the goal", e.body);
+        }
     }
 }
 

@@ -1,4 +1,5 @@
-//! The egui panel: overlay switches, counters, stage timings, time controls, body inspector.
+//! The egui panel: overlay switches, counters, stage timings, time controls, body inspector
+//! (with the sensors a body is in).
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -10,6 +11,7 @@ use crate::body::{Aabb, BodyState, Velocity};
 use crate::flags::{PushFlags, Side};
 use crate::pairs::{Contacts, PhysicsStats};
 use crate::partition::Partition;
+use crate::sensors::SensorContents;
 
 /// The world position under the cursor of the primary window, seen by the first active 2D
 /// camera, if the cursor is in the window.
@@ -79,6 +81,7 @@ pub(super) struct PanelData<'w, 's> {
             &'static Contacts,
         ),
     >,
+    sensors: Query<'w, 's, (Entity, &'static SensorContents)>,
 }
 
 const STAGE_COLORS: [egui::Color32; STAGES.len()] = [
@@ -104,7 +107,11 @@ pub(super) fn draw_panel(mut contexts: EguiContexts, mut data: PanelData) -> Res
         .show(ctx, |ui| {
             overlay_switches(ui, &mut data.overlays);
             ui.separator();
-            counters(ui, &data.stats);
+            let sensed = (
+                data.sensors.iter().len(),
+                data.sensors.iter().map(|(_, c)| c.bodies().len()).sum(),
+            );
+            counters(ui, &data.stats, sensed);
             ui.separator();
             timings(ui, &data.timings);
             ui.separator();
@@ -133,13 +140,16 @@ fn overlay_switches(ui: &mut egui::Ui, o: &mut DebugOverlays) {
     });
 }
 
-fn counters(ui: &mut egui::Ui, s: &PhysicsStats) {
+/// The counters; `sensed` is (sensors, bodies inside them, counted once per sensor).
+fn counters(ui: &mut egui::Ui, s: &PhysicsStats, sensed: (usize, usize)) {
     egui::Grid::new("counters").num_columns(2).show(ui, |ui| {
         for (name, value) in [
             ("bodies", s.bodies),
             ("occupied cells", s.occupied_cells),
             ("pairs tested", s.pairs_tested),
-            ("pairs overlapping", s.pairs_found),
+            ("pairs in contact", s.pairs_found),
+            ("sensors", sensed.0),
+            ("bodies in sensors", sensed.1),
         ] {
             ui.label(name);
             ui.monospace(value.to_string());
@@ -246,6 +256,19 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
             ),
             ("standing on", format!("{:?}", state.standing_on)),
             ("on ladder", state.overlaps_ladder.to_string()),
+            ("in sensors", {
+                let inside: Vec<String> = data
+                    .sensors
+                    .iter()
+                    .filter(|(_, c)| c.contains(entity))
+                    .map(|(s, _)| s.to_string())
+                    .collect();
+                if inside.is_empty() {
+                    "-".into()
+                } else {
+                    inside.join(" ")
+                }
+            }),
         ];
         for (name, value) in rows {
             ui.label(name);
