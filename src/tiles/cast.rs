@@ -12,6 +12,9 @@
 //!
 //! A segment that starts inside a solid tile stops at distance 0 with a zero normal; one that
 //! starts exactly on a tile's face and goes into it stops at distance 0 with that face's normal.
+//! A segment that runs exactly along a grid line walks the tiles above it (or to its right):
+//! a horizontal cast at the height of a floor's top face slides along the floor instead of
+//! stopping on it at once.
 
 use bevy::math::{IVec2, Vec2};
 
@@ -297,6 +300,10 @@ mod tests {
         let touch =
             cast_segment_tiles(&map, Vec2::new(75.0, 75.0), Vec2::new(120.0, 75.0)).unwrap();
         assert_eq!((touch.tile, touch.distance), (IVec2::new(12, 7), 45.0));
+        // Along the floor's top face (y = 30): slides along it to the right wall.
+        let along =
+            cast_segment_tiles(&map, Vec2::new(75.0, 30.0), Vec2::new(140.0, 30.0)).unwrap();
+        assert_eq!((along.tile, along.distance), (IVec2::new(12, 3), 45.0));
         // Ending short of it: nothing.
         assert!(cast_segment_tiles(&map, Vec2::new(75.0, 75.0), Vec2::new(119.0, 75.0)).is_none());
         // From outside the map: clipped, enters the outer face of the left wall column.
