@@ -28,7 +28,7 @@ use crate::flags::PushFlags;
 use crate::geometry::signed_overlap;
 use crate::layers::CollisionLayers;
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
+use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_split};
 use crate::partition::{GridAreas, Partition, first_shared_cell};
 
 /// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
@@ -166,6 +166,10 @@ pub(crate) struct DetectScratch {
     snaps: Vec<Snap>,
     pieces: Vec<PieceOut>,
     fill: Vec<u32>,
+    /// Every piece's pairs, in piece order.
+    all_pairs: Vec<Pair>,
+    /// The layout before it is filled: per slot, `pair index << 1 | side` (0: the pair's `a`).
+    entries: Vec<u32>,
     changes: Vec<Vec<Change>>,
 }
 
@@ -303,21 +307,42 @@ pub(crate) fn detect_pairs(
         other_blocked: 0,
     };
     let total = l.now.starts[n] as usize;
-    l.data.clear();
-    l.data.resize(total, blank);
-    l.now.others.clear();
-    l.now.others.resize(total, Entity::PLACEHOLDER);
+    s.all_pairs.clear();
     for piece in &s.pieces {
-        for p in &piece.pairs {
-            let (a, b) = (&s.snaps[p.a as usize], &s.snaps[p.b as usize]);
-            let (at_a, at_b) = (s.fill[p.a as usize] as usize, s.fill[p.b as usize] as usize);
-            l.data[at_a] = collision_data(a, b, p.overlap);
-            l.now.others[at_a] = b.entity;
-            l.data[at_b] = collision_data(b, a, -p.overlap);
-            l.now.others[at_b] = a.entity;
-            s.fill[p.a as usize] += 1;
-            s.fill[p.b as usize] += 1;
-        }
+        s.all_pairs.extend_from_slice(&piece.pairs);
+    }
+    s.entries.clear();
+    s.entries.resize(total, 0);
+    for (id, p) in s.all_pairs.iter().enumerate() {
+        let id = (id as u32) << 1;
+        s.entries[s.fill[p.a as usize] as usize] = id;
+        s.entries[s.fill[p.b as usize] as usize] = id | 1;
+        s.fill[p.a as usize] += 1;
+        s.fill[p.b as usize] += 1;
+    }
+    // Filled in pieces of slots on the task pool: each piece writes only its own range. Only
+    // growth writes the blanks; every entry is overwritten below.
+    l.data.truncate(total);
+    l.data.resize(total, blank);
+    l.now.others.truncate(total);
+    l.now.others.resize(total, Entity::PLACEHOLDER);
+    {
+        let (snaps, pairs, entries, starts) = (&s.snaps, &s.all_pairs, &s.entries, &l.now.starts);
+        let end = |i: usize| starts[chunk_range(i, CHUNKS, n).end] as usize;
+        let fill = |i: usize, data: &mut [CollisionData], others: &mut [Entity]| {
+            let base = starts[chunk_range(i, CHUNKS, n).start] as usize;
+            for (at, &entry) in entries[base..base + data.len()].iter().enumerate() {
+                let p = &pairs[(entry >> 1) as usize];
+                let (me, other, overlap) = if entry & 1 == 0 {
+                    (&snaps[p.a as usize], &snaps[p.b as usize], p.overlap)
+                } else {
+                    (&snaps[p.b as usize], &snaps[p.a as usize], -p.overlap)
+                };
+                data[at] = collision_data(me, other, overlap);
+                others[at] = other.entity;
+            }
+        };
+        for_each_split(&mut l.data, &mut l.now.others, end, parallel, fill);
     }
 
     // 4. Collision events, from last step's partners and this step's.

@@ -31,6 +31,47 @@ pub(crate) fn for_each_chunk<T: Send>(
     }
 }
 
+/// Cuts `a` and `b` (of equal length) into [`CHUNKS`] consecutive pieces, piece `i` ending at
+/// `end(i)` (non-decreasing, the last one the length), and runs `f(i, piece of a, piece of b)`
+/// for each: on the compute task pool when `parallel` is set (and a pool exists), else in order
+/// on this thread. The pieces are disjoint, so each task writes only its own.
+pub(crate) fn for_each_split<A: Send, B: Send>(
+    a: &mut [A],
+    b: &mut [B],
+    end: impl Fn(usize) -> usize,
+    parallel: bool,
+    f: impl Fn(usize, &mut [A], &mut [B]) + Sync,
+) {
+    debug_assert_eq!(a.len(), b.len());
+    let pool = ComputeTaskPool::try_get().filter(|p| parallel && p.thread_num() > 1);
+    let (mut rest_a, mut rest_b, mut start) = (a, b, 0);
+    let mut cut = |i: usize| {
+        let len = end(i) - start;
+        start += len;
+        let (head_a, tail_a) = core::mem::take(&mut rest_a).split_at_mut(len);
+        let (head_b, tail_b) = core::mem::take(&mut rest_b).split_at_mut(len);
+        (rest_a, rest_b) = (tail_a, tail_b);
+        (head_a, head_b)
+    };
+    match pool {
+        Some(pool) => {
+            let f = &f;
+            pool.scope(|scope| {
+                for i in 0..CHUNKS {
+                    let (pa, pb) = cut(i);
+                    scope.spawn(async move { f(i, pa, pb) });
+                }
+            });
+        }
+        None => {
+            for i in 0..CHUNKS {
+                let (pa, pb) = cut(i);
+                f(i, pa, pb);
+            }
+        }
+    }
+}
+
 /// The `i`-th of `n` nearly equal pieces of `0..len`.
 #[inline]
 pub(crate) fn chunk_range(i: usize, n: usize, len: usize) -> core::ops::Range<usize> {
@@ -55,6 +96,29 @@ mod tests {
             0,
             "more pieces than items: empty pieces"
         );
+    }
+
+    #[test]
+    fn split_pieces_are_disjoint_and_cover_both_slices() {
+        let mut a = vec![0usize; 100];
+        let mut b = vec![0u8; 100];
+        let end = |i: usize| chunk_range(i, CHUNKS, 100).end;
+        for_each_split(&mut a, &mut b, end, false, |i, pa, pb| {
+            assert_eq!(pa.len(), chunk_range(i, CHUNKS, 100).len());
+            assert_eq!(pa.len(), pb.len());
+            pa.iter_mut().for_each(|x| *x = i + 1);
+            pb.iter_mut().for_each(|x| *x += 1);
+        });
+        let expected: Vec<usize> = (0..100)
+            .map(|k| {
+                (0..CHUNKS)
+                    .find(|&i| chunk_range(i, CHUNKS, 100).contains(&k))
+                    .unwrap()
+                    + 1
+            })
+            .collect();
+        assert_eq!(a, expected);
+        assert!(b.iter().all(|&x| x == 1), "each element written once");
     }
 
     #[test]
