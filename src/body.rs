@@ -117,6 +117,31 @@ fn sync_transform_on_insert(mut world: DeferredWorld, context: HookContext) {
     }
 }
 
+/// The components tile collision and the response update on every non-kinematic body.
+pub(crate) type MovingBodies<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut Aabb,
+        &'static mut Velocity,
+        &'static mut PushFlags,
+        &'static mut BodyState,
+        &'static BodySwitches,
+    ),
+    Without<Kinematic>,
+>;
+
+/// One item of [`MovingBodies`].
+pub(crate) type MovingBody<'a> = (
+    Entity,
+    Mut<'a, Aabb>,
+    Mut<'a, Velocity>,
+    Mut<'a, PushFlags>,
+    Mut<'a, BodyState>,
+    &'a BodySwitches,
+);
+
 /// Linear velocity in world units per second, y up.
 ///
 /// Set it from your controller systems before [`PhysicsSystems::Integrate`]; the physics adds

@@ -134,23 +134,13 @@ pub struct CastHit {
 pub struct SpatialQuery<'w, 's> {
     map: Res<'w, TileMap>,
     partition: Res<'w, Partition>,
-    bodies: Query<
-        'w,
-        's,
-        (
-            &'static Aabb,
-            &'static GridAreas,
-            Option<&'static CollisionLayers>,
-        ),
-    >,
+    bodies: NearQuery<'w, 's>,
 }
 
 impl SpatialQuery<'_, '_> {
     /// The bodies whose boxes hold `p` (border included), each once, in partition order.
     pub fn point(&self, p: Vec2, filter: QueryFilter) -> impl Iterator<Item = Entity> + '_ {
-        self.bodies_touching(p, p, filter)
-            .filter(move |(_, aabb)| (p - aabb.center).abs().cmple(aabb.half_extents).all())
-            .map(|(e, _)| e)
+        self.bodies_touching(p, p, filter).map(|(e, _)| e)
     }
 
     /// The bodies whose boxes overlap or touch `rect`, each once, in partition order.
@@ -217,18 +207,42 @@ impl SpatialQuery<'_, '_> {
         max: Vec2,
         filter: QueryFilter,
     ) -> impl Iterator<Item = (Entity, Aabb)> + '_ {
-        let searched: Option<CellRange> = self.partition.search_range(min, max);
-        searched
-            .into_iter()
-            .flat_map(|range| self.partition.bodies_in(range).map(move |c| (range, c)))
-            .filter_map(move |(range, (cell, entity))| {
-                let (aabb, areas, layers) = self.bodies.get(entity).ok()?;
-                let (lo, _) = areas.range()?;
+        bodies_near(&self.partition, &self.bodies, min, max).filter_map(
+            move |(entity, aabb, layers)| {
                 let touching = (aabb.min().cmple(max) & aabb.max().cmpge(min)).all();
-                (first_shared_cell(lo, range.0) == cell
-                    && filter.accepts(entity, layers)
-                    && touching)
-                    .then_some((entity, *aabb))
-            })
+                (touching && filter.accepts(entity, layers)).then_some((entity, *aabb))
+            },
+        )
     }
+}
+
+/// What the partition searches read of each body: its box, its cells and its layers.
+pub(crate) type NearQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static Aabb,
+        &'static GridAreas,
+        Option<&'static CollisionLayers>,
+    ),
+>;
+
+/// Each body the partition holds in the cells the box `min..max` covers and the ring around
+/// them ([`Partition::search_range`]), once, with its current box and layers: the candidates
+/// that queries and sensors then test.
+pub(crate) fn bodies_near<'a>(
+    partition: &'a Partition,
+    bodies: &'a NearQuery,
+    min: Vec2,
+    max: Vec2,
+) -> impl Iterator<Item = (Entity, &'a Aabb, Option<&'a CollisionLayers>)> + 'a {
+    let searched: Option<CellRange> = partition.search_range(min, max);
+    searched
+        .into_iter()
+        .flat_map(move |range| partition.bodies_in(range).map(move |c| (range, c)))
+        .filter_map(move |(range, (cell, entity))| {
+            let (aabb, areas, layers) = bodies.get(entity).ok()?;
+            let (lo, _) = areas.range()?;
+            (first_shared_cell(lo, range.0) == cell).then_some((entity, aabb, layers))
+        })
 }

@@ -30,7 +30,7 @@
 
 use bevy::prelude::*;
 
-use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity};
+use crate::body::{Kinematic, MovingBodies, MovingBody};
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side, side_bit};
 use crate::messages::Landed;
@@ -191,40 +191,17 @@ impl Response {
     }
 }
 
-type RespondItem<'a> = (
-    Entity,
-    Mut<'a, Aabb>,
-    Mut<'a, Velocity>,
-    Mut<'a, PushFlags>,
-    Mut<'a, BodyState>,
-    &'a BodySwitches,
-);
-
-type RespondQuery<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static mut Aabb,
-        &'static mut Velocity,
-        &'static mut PushFlags,
-        &'static mut BodyState,
-        &'static BodySwitches,
-    ),
-    Without<Kinematic>,
->;
-
 /// Applies [`respond`] to every non-kinematic body, in parallel above
 /// [`PhysicsConfig::parallel_min_bodies`].
 pub(crate) fn respond_to_contacts(
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     layout: Res<ContactLayout>,
-    mut bodies: RespondQuery,
+    mut bodies: MovingBodies,
 ) {
     let touch = config.contact_tolerance;
     let (map, layout) = (&*map, &*layout);
-    let apply = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): RespondItem| {
+    let apply = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): MovingBody| {
         // The contacts as detected (the same as the body's `Contacts`), read from the
         // contiguous layout.
         let contacts = layout.of(entity);

@@ -7,7 +7,7 @@
 //! 1. Its shape is placed at its `Transform` (translation, and for a rotated rectangle the
 //!    rotation about z).
 //! 2. The bodies of the [`Partition`] cells around the shape's
-//!    bounding box are tested against it at their current [`Aabb`] (touching counts), each
+//!    bounding box are tested against it at their current [`Aabb`](crate::Aabb) (touching counts), each
 //!    once, skipping the sensor's own entity and bodies whose [`CollisionLayers`] do not match.
 //! 3. The sorted list is compared with last step's: bodies only in the old list get a
 //!    [`SensorExited`], bodies only in the new one a [`SensorEntered`]. The new list becomes
@@ -21,9 +21,9 @@ use bevy::ecs::message::Messages;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
-use crate::body::Aabb;
 use crate::layers::CollisionLayers;
-use crate::partition::{GridAreas, Partition, first_shared_cell};
+use crate::partition::Partition;
+use crate::query::{NearQuery, bodies_near};
 use crate::shapes::{BoxShape, Circle, RotatedRect, Shape};
 
 /// A shape that detects the bodies in it without pushing them (a trigger). Place it with the
@@ -187,7 +187,7 @@ type SensorQuery<'w, 's> = Query<
 /// algorithm).
 pub(crate) fn update_sensors(
     partition: Res<Partition>,
-    bodies: Query<(&Aabb, &GridAreas, Option<&CollisionLayers>)>,
+    bodies: NearQuery,
     mut sensors: SensorQuery,
     mut entered: MessageWriter<SensorEntered>,
     mut exited: MessageWriter<SensorExited>,
@@ -205,16 +205,9 @@ pub(crate) fn update_sensors(
         now.clear();
         let (min, max) = shape.bounds();
         let layers = layers.copied().unwrap_or_default();
-        if let Some(searched) = partition.search_range(min, max).filter(|_| usable) {
-            for (cell, body) in partition.bodies_in(searched) {
-                let Ok((aabb, areas, body_layers)) = bodies.get(body) else {
-                    continue;
-                };
-                let Some((lo, _)) = areas.range() else {
-                    continue;
-                };
-                let inside = first_shared_cell(lo, searched.0) == cell
-                    && body != sensor
+        if usable {
+            for (body, aabb, body_layers) in bodies_near(&partition, &bodies, min, max) {
+                let inside = body != sensor
                     && layers.interacts_with(body_layers.copied().unwrap_or_default())
                     && shape.overlaps(&Shape::Box(BoxShape {
                         center: aabb.center,

@@ -5,33 +5,10 @@ use bevy::utils::Parallel;
 
 use super::collide::{PassThrough, TileBody, TileParams, collide_with_tiles};
 use super::map::TileMap;
-use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity, warn_bits, warn_once_while};
+use crate::body::{MovingBodies, MovingBody, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
-use crate::flags::{PushFlags, Side, side_bit};
+use crate::flags::{Side, side_bit};
 use crate::messages::Landed;
-
-type TileItem<'a> = (
-    Entity,
-    Mut<'a, Aabb>,
-    Mut<'a, Velocity>,
-    Mut<'a, PushFlags>,
-    Mut<'a, BodyState>,
-    &'a BodySwitches,
-);
-
-type TileQuery<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static mut Aabb,
-        &'static mut Velocity,
-        &'static mut PushFlags,
-        &'static mut BodyState,
-        &'static BodySwitches,
-    ),
-    Without<Kinematic>,
->;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
 /// pool above [`PhysicsConfig::parallel_min_bodies`]. [`Landed`] messages are written in
@@ -40,7 +17,7 @@ pub(crate) fn collide_tiles(
     time: Res<Time<Fixed>>,
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
-    mut bodies: TileQuery,
+    mut bodies: MovingBodies,
     mut landed: MessageWriter<Landed>,
     mut found: Local<Parallel<Vec<Landed>>>,
     mut sorted: Local<Vec<Landed>>,
@@ -55,7 +32,7 @@ pub(crate) fn collide_tiles(
     let bounds = map.bounds();
     let map = &*map;
     let shared = &*found;
-    let work = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): TileItem| {
+    let work = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): MovingBody| {
         if !aabb.is_valid() {
             return;
         }
