@@ -258,7 +258,7 @@ pub(crate) fn detect_pairs(
     // 2. Pairs, piece by piece of the cell list.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
     {
-        let (snaps, slot_of) = (&s.snaps, &l.now.slot_of);
+        let (snaps, now) = (&s.snaps, &l.now);
         let partition = &*partition;
         let dims = partition.dims();
         let cell_count = (dims.x * dims.y) as usize;
@@ -267,7 +267,7 @@ pub(crate) fn detect_pairs(
             out.tested = 0;
             for flat in chunk_range(i, CHUNKS, cell_count) {
                 let cell = UVec2::new(flat as u32 % dims.x, flat as u32 / dims.x);
-                find_pairs_in_cell(partition.cell(cell), cell, snaps, slot_of, out);
+                find_pairs_in_cell(partition.cell(cell), cell, snaps, now, out);
             }
         });
     }
@@ -385,19 +385,17 @@ fn find_pairs_in_cell(
     list: &[Entity],
     cell: UVec2,
     snaps: &[Snap],
-    slot_of: &[u32],
+    now: &Partners,
     out: &mut PieceOut,
 ) {
-    // Gather the cell's bodies once (every body in a cell was snapshotted; the check guards
+    // Gather the cell's bodies once (every body in a cell was snapshotted; the lookup guards
     // against a stale slot anyway), so the pair loop reads contiguous memory.
     out.near.clear();
     for &e in list {
-        let Some(&k) = slot_of.get(e.index_u32() as usize) else {
-            continue;
-        };
-        if let Some(b) = snaps.get(k as usize).filter(|b| b.entity == e) {
+        if let Some(k) = now.slot(e) {
+            let b = &snaps[k];
             out.near.push(Near {
-                slot: k,
+                slot: k as u32,
                 center: b.center,
                 half: b.half,
                 first_cell: b.first_cell,
