@@ -14,6 +14,7 @@
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
+use bevy::utils::Parallel;
 
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
@@ -352,6 +353,9 @@ pub(crate) fn leave_partition_hook(mut world: DeferredWorld, context: HookContex
     }
 }
 
+/// A body whose cells change, and its new range (`None`: it leaves the partition).
+type CellChange = (Entity, Option<CellRange>);
+
 type PartitionQuery<'w, 's> = Query<'w, 's, (Entity, Ref<'static, Aabb>, &'static mut GridAreas)>;
 
 /// Updates the cells of every body whose box moved to other cells (and of all bodies when the
@@ -361,24 +365,36 @@ pub(crate) fn update_partition(
     map: Res<TileMap>,
     mut partition: ResMut<Partition>,
     mut bodies: PartitionQuery,
-    mut changed: Local<Vec<(Entity, Option<CellRange>)>>,
+    (mut changed, mut found): (Local<Vec<CellChange>>, Local<Parallel<Vec<CellChange>>>),
 ) {
     let rebuilt = partition.fit(&map, config.partition_cell_tiles);
-    changed.clear();
-    for (entity, aabb, mut areas) in &mut bodies {
+    // Which bodies change cells: every body is checked (on the task pool for large scenes),
+    // few change. They are then handled in entity order, so the cells' lists come out the same
+    // on any number of threads.
+    let grid = &*partition;
+    let shared = &*found;
+    let check = |(entity, aabb, mut areas): (Entity, Ref<Aabb>, Mut<GridAreas>)| {
         if rebuilt {
             areas.areas.clear();
             areas.range = None;
         } else if !aabb.is_changed() && !areas.is_added() {
-            continue;
+            return;
         }
         let range = aabb
             .is_valid()
-            .then(|| partition.cell_range(aabb.min(), aabb.max()));
+            .then(|| grid.cell_range(aabb.min(), aabb.max()));
         if range != areas.range {
-            changed.push((entity, range));
+            shared.borrow_local_mut().push((entity, range));
         }
+    };
+    if bodies.iter().len() >= config.parallel_min_bodies {
+        bodies.par_iter_mut().for_each(check);
+    } else {
+        bodies.iter_mut().for_each(check);
     }
+    changed.clear();
+    found.drain_into(&mut changed);
+    changed.sort_unstable_by_key(|&(entity, _)| entity);
     for &(entity, range) in changed.iter() {
         let Ok((_, _, mut areas)) = bodies.get_mut(entity) else {
             continue;

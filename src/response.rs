@@ -34,7 +34,7 @@ use crate::body::{Kinematic, MovingBodies, MovingBody};
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side, side_bit};
 use crate::messages::Landed;
-use crate::pairs::{CollisionData, ContactLayout, Contacts};
+use crate::pairs::{CollisionData, ContactLayout};
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
 
@@ -241,17 +241,20 @@ pub(crate) fn respond_to_contacts(
 }
 
 /// Writes [`Landed`] for bodies that came to stand on another body (tile landings are written
-/// by tile collision; a body landing on both at once lands once).
+/// by tile collision; a body landing on both at once lands once). The velocity is the one the
+/// body had at detection (as in its [`Contacts`](crate::Contacts)), read from the contact
+/// layout, so the thousands of landings of a large pile do not each read a heap block.
 pub(crate) fn report_object_landings(
-    bodies: Query<(Entity, &PushFlags, &Contacts), Without<Kinematic>>,
+    layout: Res<ContactLayout>,
+    bodies: Query<(Entity, &PushFlags), Without<Kinematic>>,
     mut landed: MessageWriter<Landed>,
 ) {
-    for (entity, flags, contacts) in &bodies {
+    for (entity, flags) in &bodies {
         if flags.pushes_object(Side::Bottom)
             && !flags.pushes_tile(Side::Bottom)
             && !flags.pushed(Side::Bottom)
         {
-            let velocity = contacts.first().map_or(Vec2::ZERO, |c| c.velocity);
+            let velocity = layout.of(entity).first().map_or(Vec2::ZERO, |c| c.velocity);
             landed.write(Landed { entity, velocity });
         }
     }

@@ -76,13 +76,24 @@ fn body_falling_onto_a_resting_body_stops_on_top_of_it() {
     let mut app = app(floor_room());
     let below = spawn(&mut app, Vec2::new(200.0, 22.0), HALF, Vec2::ZERO);
     let above = spawn(&mut app, Vec2::new(203.0, 120.0), HALF, Vec2::ZERO);
-    let mut landings = 0;
+    let config = app.world().resource::<PhysicsConfig>().clone();
+    let mut landings = Vec::new();
     for _ in 0..120 {
+        let falling = vel(&app, above);
         step(&mut app, 1);
-        landings += drain_landed(&mut app)
-            .iter()
-            .filter(|l| l.entity == above)
-            .count();
+        for l in drain_landed(&mut app) {
+            if l.entity == above {
+                // The velocity it hit the body with: gravity's last step included, before the
+                // landing removed the downward part.
+                let expected = bevy_platformer_physics::apply_gravity(
+                    falling,
+                    config.gravity,
+                    config.max_fall_speed,
+                    DT,
+                );
+                landings.push((l.velocity, expected));
+            }
+        }
     }
     assert_eq!(
         pos(&app, below),
@@ -98,7 +109,13 @@ fn body_falling_onto_a_resting_body_stops_on_top_of_it() {
     assert_eq!(vel(&app, above), Vec2::ZERO);
     assert!(flags(&app, above).pushes_object(Side::Bottom) && flags(&app, above).on_ground());
     assert!(flags(&app, below).pushes_object(Side::Top));
-    assert_eq!(landings, 1, "Landed once for the landing on a body");
+    assert_eq!(landings.len(), 1, "Landed once for the landing on a body");
+    let (velocity, expected) = landings[0];
+    assert!(velocity.y < -100.0, "landed falling: {velocity}");
+    assert!(
+        (velocity - expected).length() < 1e-3,
+        "{velocity} against {expected}"
+    );
 }
 
 #[test]

@@ -128,6 +128,10 @@ fn run_one(engine: &str, n: usize) -> Run {
         "floor" => floor::build(&scene),
         other => panic!("unknown engine {other}"),
     };
+    let stages = engine == "ours" && std::env::var_os("PILE_STAGES").is_some();
+    if stages {
+        ours::time_stages(&mut app);
+    }
     app.finish();
     app.cleanup();
     // The first update starts the clock and runs no fixed step.
@@ -144,6 +148,9 @@ fn run_one(engine: &str, n: usize) -> Run {
     let mean_ms = times.iter().sum::<f64>() / times.len() as f64;
     times.sort_by(f64::total_cmp);
     let median_ms = (times[MEASURED / 2 - 1] + times[MEASURED / 2]) / 2.0;
+    if stages {
+        ours::print_stages(&mut app, WARM_UP);
+    }
     let boxes = match engine {
         "ours" => ours::boxes(&mut app),
         "avian2d" => avian::boxes(&mut app),
