@@ -81,6 +81,21 @@ pub fn floor_to_ivec2(v: Vec2) -> IVec2 {
     ))
 }
 
+/// `v / by`, bit for bit, but without a division when `by` is a power of two (tile sizes and
+/// cell sizes usually are): dividing by `2^k` and multiplying by the exact `2^-k` round the same
+/// real number, so they give the same float. Tile and cell lookups make several per body.
+#[inline]
+pub(crate) fn divide(v: Vec2, by: f32) -> Vec2 {
+    let bits = by.to_bits();
+    let exp = bits >> 23;
+    // Positive, no mantissa bits, and a reciprocal that is a normal float.
+    if bits & 0x007F_FFFF == 0 && (2..=253).contains(&exp) {
+        v * f32::from_bits((254 - exp) << 23)
+    } else {
+        v / by
+    }
+}
+
 /// The tolerance used at world position `p`: `base` plus one float step (ulp) of `p`'s largest
 /// coordinate, so far from the origin, where one step can exceed `base`, a flush contact still
 /// reads as touching, and no overlap larger than that one step is ever tolerated.
@@ -142,31 +157,78 @@ pub fn sweep_point_box(
     skin: f32,
     tie_prefers_y: bool,
 ) -> Option<SweepHit> {
-    let x = slab(p.x, d.x, min.x, max.x, skin)?;
-    let y = slab(p.y, d.y, min.y, max.y, skin)?;
-    let t_in = x.t_in.max(y.t_in);
-    let t_out = x.t_out.min(y.t_out);
-    if t_in >= t_out || !(0.0..=1.0).contains(&t_in) {
-        return None;
+    PointSweep::new(p, d)
+        .entry(min, max, skin)
+        .map(|entry| entry.hit(tie_prefers_y))
+}
+
+/// A point moving from `p` by `d`, tested against many boxes: the reciprocal of `d` is computed
+/// once, so each box costs no division until it is hit ([`sweep_point_box`] for one box).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointSweep {
+    p: Vec2,
+    d: Vec2,
+    inv: Vec2,
+}
+
+/// The path entering one box: both slabs, from [`PointSweep::entry`].
+#[derive(Clone, Copy)]
+pub(crate) struct Entry {
+    x: Slab,
+    y: Slab,
+    p: Vec2,
+    d: Vec2,
+}
+
+impl PointSweep {
+    #[inline]
+    pub(crate) fn new(p: Vec2, d: Vec2) -> Self {
+        Self {
+            p,
+            d,
+            inv: Vec2::new(1.0 / d.x, 1.0 / d.y),
+        }
     }
-    let use_y = if x.t_in == y.t_in {
-        tie_prefers_y
-    } else {
-        y.t_in > x.t_in
-    };
-    let (slab, axis, pk, dk) = if use_y {
-        (y, Axis::Y, p.y, d.y)
-    } else {
-        (x, Axis::X, p.x, d.x)
-    };
-    // A stationary axis has t_in = -inf and can never be the entry axis when t_in >= 0.
-    let time = ((slab.face - pk) / dk).clamp(0.0, 1.0);
-    Some(SweepHit {
-        time,
-        axis,
-        normal_sign: slab.normal_sign,
-        face: slab.face,
-    })
+
+    /// Whether the path enters `[min, max]` (see [`sweep_point_box`]), and how.
+    #[inline]
+    pub(crate) fn entry(&self, min: Vec2, max: Vec2, skin: f32) -> Option<Entry> {
+        let (p, d, inv) = (self.p, self.d, self.inv);
+        let x = slab(p.x, d.x, inv.x, min.x, max.x, skin)?;
+        let y = slab(p.y, d.y, inv.y, min.y, max.y, skin)?;
+        let t_in = x.t_in.max(y.t_in);
+        let t_out = x.t_out.min(y.t_out);
+        if t_in >= t_out || !(0.0..=1.0).contains(&t_in) {
+            return None;
+        }
+        Some(Entry { x, y, p, d })
+    }
+}
+
+impl Entry {
+    /// The face entered; `tie_prefers_y` picks it when both axes are entered at once.
+    #[inline]
+    pub(crate) fn hit(&self, tie_prefers_y: bool) -> SweepHit {
+        let (x, y, p, d) = (self.x, self.y, self.p, self.d);
+        let use_y = if x.t_in == y.t_in {
+            tie_prefers_y
+        } else {
+            y.t_in > x.t_in
+        };
+        let (slab, axis, pk, dk) = if use_y {
+            (y, Axis::Y, p.y, d.y)
+        } else {
+            (x, Axis::X, p.x, d.x)
+        };
+        // A stationary axis has t_in = -inf and can never be the entry axis when t_in >= 0.
+        let time = ((slab.face - pk) / dk).clamp(0.0, 1.0);
+        SweepHit {
+            time,
+            axis,
+            normal_sign: slab.normal_sign,
+            face: slab.face,
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -177,9 +239,9 @@ struct Slab {
     normal_sign: f32,
 }
 
-/// One axis of the slab test against the interval shrunk by `skin`.
+/// One axis of the slab test against the interval shrunk by `skin`; `inv` is `1.0 / d`.
 #[inline]
-fn slab(p: f32, d: f32, min: f32, max: f32, skin: f32) -> Option<Slab> {
+fn slab(p: f32, d: f32, inv: f32, min: f32, max: f32, skin: f32) -> Option<Slab> {
     let (lo, hi) = (min + skin, max - skin);
     if d == 0.0 {
         return (p > lo && p < hi).then_some(Slab {
@@ -189,7 +251,6 @@ fn slab(p: f32, d: f32, min: f32, max: f32, skin: f32) -> Option<Slab> {
             normal_sign: 0.0,
         });
     }
-    let inv = 1.0 / d;
     if d > 0.0 {
         Some(Slab {
             t_in: (lo - p) * inv,
@@ -210,6 +271,57 @@ fn slab(p: f32, d: f32, min: f32, max: f32, skin: f32) -> Option<Slab> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn divide_is_bit_identical_to_the_division() {
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            3.0,
+            16.0,
+            17.5,
+            -123.456,
+            1e-30,
+            1e-38,
+            3e38,
+            -7e37,
+            8_388_607.5,
+            f32::MIN_POSITIVE,
+            1.4e-45,
+        ];
+        let divisors = [
+            16.0,
+            8.0,
+            64.0,
+            1.0,
+            0.5,
+            0.25,
+            2f32.powi(-100),
+            2f32.powi(100),
+            2f32.powi(126),
+            10.0,
+            12.0,
+            3.0,
+            0.1,
+            24.0,
+        ];
+        for &x in &values {
+            for &y in &values {
+                for &by in &divisors {
+                    let v = Vec2::new(x, y);
+                    let (got, want) = (divide(v, by), v / by);
+                    assert_eq!(
+                        got.to_array().map(f32::to_bits),
+                        want.to_array().map(f32::to_bits),
+                        "{v} / {by}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn floor_to_ivec2_matches_floor_then_cast() {

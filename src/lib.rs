@@ -89,6 +89,7 @@ pub mod schedule;
 pub mod sensors;
 pub mod shapes;
 pub mod tiles;
+pub mod timing;
 mod writeback;
 
 pub use body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};

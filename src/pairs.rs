@@ -35,7 +35,7 @@ use crate::partition::{GridAreas, Partition, first_shared_cell};
 /// the pair was detected (article 000's `CollisionData`): the response reads only this, never
 /// the other body's current state.
 #[derive(Clone, Copy, Debug, PartialEq, Reflect)]
-#[reflect(Debug, PartialEq, Clone)]
+#[reflect(Debug, Default, PartialEq, Clone)]
 pub struct CollisionData {
     /// The other body.
     pub other: Entity,
@@ -66,6 +66,27 @@ pub struct CollisionData {
     pub blocked: u8,
     /// The same for the other body.
     pub other_blocked: u8,
+}
+
+impl Default for CollisionData {
+    /// No contact: [`Entity::PLACEHOLDER`], every vector zero, nothing kinematic or blocked.
+    fn default() -> Self {
+        Self {
+            other: Entity::PLACEHOLDER,
+            overlap: Vec2::ZERO,
+            velocity: Vec2::ZERO,
+            other_velocity: Vec2::ZERO,
+            old_position: Vec2::ZERO,
+            other_old_position: Vec2::ZERO,
+            position: Vec2::ZERO,
+            other_position: Vec2::ZERO,
+            half_extents: Vec2::ZERO,
+            other_half_extents: Vec2::ZERO,
+            other_kinematic: false,
+            blocked: 0,
+            other_blocked: 0,
+        }
+    }
 }
 
 /// Every body this body overlaps or touches, refilled at each step by
@@ -291,21 +312,7 @@ pub(crate) fn detect_pairs(
     }
     s.fill.clear();
     s.fill.extend_from_slice(&l.now.starts[..n]);
-    let blank = CollisionData {
-        other: Entity::PLACEHOLDER,
-        overlap: Vec2::ZERO,
-        velocity: Vec2::ZERO,
-        other_velocity: Vec2::ZERO,
-        old_position: Vec2::ZERO,
-        other_old_position: Vec2::ZERO,
-        position: Vec2::ZERO,
-        other_position: Vec2::ZERO,
-        half_extents: Vec2::ZERO,
-        other_half_extents: Vec2::ZERO,
-        other_kinematic: false,
-        blocked: 0,
-        other_blocked: 0,
-    };
+    let blank = CollisionData::default();
     let total = l.now.starts[n] as usize;
     s.all_pairs.clear();
     for piece in &s.pieces {

@@ -18,7 +18,7 @@ use bevy::utils::Parallel;
 
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
-use crate::geometry::floor_to_ivec2;
+use crate::geometry::{divide, floor_to_ivec2};
 use crate::tiles::TileMap;
 
 /// An inclusive rectangle of cells: (bottom-left, top-right).
@@ -162,7 +162,7 @@ impl Partition {
     pub fn cell_range(&self, min: Vec2, max: Vec2) -> CellRange {
         let last = self.dims.saturating_sub(UVec2::ONE).as_ivec2();
         let to_cell = |p: Vec2| {
-            floor_to_ivec2((p - self.origin) / self.cell_size)
+            floor_to_ivec2(divide(p - self.origin, self.cell_size))
                 .clamp(IVec2::ZERO, last)
                 .as_uvec2()
         };

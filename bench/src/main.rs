@@ -5,10 +5,13 @@
 //! cargo run --release -p pile-bench                 # 1k, 4k, 16k, 64k; writes bench/results/
 //! cargo run --release -p pile-bench -- --sizes 1000,4000 --engines ours,floor
 //! cargo run --release -p pile-bench -- one ours 16000   # one process: one JSON line
+//! PILE_STAGES=1 cargo run --release -p pile-bench -- one ours 64000   # and each stage's median
+//! cargo run --release -p pile-bench -- one dense 64000  # the experiment of dense.rs
 //! ```
 
 mod avian;
 mod chart;
+mod dense;
 mod floor;
 mod harness;
 mod ours;
@@ -17,6 +20,8 @@ mod report;
 mod scene;
 
 use std::process::Command;
+
+use bevy::math::Vec2;
 use std::time::Instant;
 
 use scene::{Outcome, Scene};
@@ -113,6 +118,43 @@ fn main() {
     eprintln!("wrote {}", out.display());
 }
 
+/// The experiment of `dense.rs`, timed like the engines (its step only: it has no app), with
+/// the median of each of its stages (stderr).
+fn run_dense(scene: &Scene, cell_tiles: u32) -> Run {
+    let mut dense = dense::Dense::build(scene, cell_tiles);
+    for _ in 0..WARM_UP {
+        dense.step();
+    }
+    let mut times: Vec<f64> = Vec::with_capacity(MEASURED);
+    for _ in 0..MEASURED {
+        let t = Instant::now();
+        dense.step();
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let mut line = String::from("dense stages (median ms):");
+    for (k, name) in dense::STAGES.iter().enumerate() {
+        let mut v: Vec<f64> = dense.stages[WARM_UP..].iter().map(|r| r[k]).collect();
+        v.sort_by(f64::total_cmp);
+        line += &format!(" {name} {:.3}", v[v.len() / 2]);
+    }
+    eprintln!("{line}");
+    summarize("dense", scene, times, &dense.boxes())
+}
+
+/// Median, mean and the outcome of one run.
+fn summarize(engine: &str, scene: &Scene, mut times: Vec<f64>, boxes: &[(Vec2, Vec2)]) -> Run {
+    let mean_ms = times.iter().sum::<f64>() / times.len() as f64;
+    times.sort_by(f64::total_cmp);
+    let median_ms = (times[MEASURED / 2 - 1] + times[MEASURED / 2]) / 2.0;
+    Run {
+        engine: engine.to_string(),
+        n: scene.bodies.len(),
+        median_ms,
+        mean_ms,
+        outcome: scene::outcome(scene, boxes),
+    }
+}
+
 /// Builds the scene in `engine`, runs the warm-up, times the measured steps, and measures what
 /// was left behind.
 fn run_one(engine: &str, n: usize) -> Run {
@@ -121,6 +163,9 @@ fn run_one(engine: &str, n: usize) -> Run {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(4);
+    if engine == "dense" {
+        return run_dense(&scene, cell_tiles);
+    }
     let mut app = match engine {
         "ours" => ours::build(&scene, cell_tiles),
         "avian2d" => avian::build(&scene),
@@ -145,11 +190,8 @@ fn run_one(engine: &str, n: usize) -> Run {
         app.update();
         times.push(t.elapsed().as_secs_f64() * 1000.0);
     }
-    let mean_ms = times.iter().sum::<f64>() / times.len() as f64;
-    times.sort_by(f64::total_cmp);
-    let median_ms = (times[MEASURED / 2 - 1] + times[MEASURED / 2]) / 2.0;
     if stages {
-        ours::print_stages(&mut app, WARM_UP);
+        ours::print_stages(&mut app, MEASURED);
     }
     let boxes = match engine {
         "ours" => ours::boxes(&mut app),
@@ -160,11 +202,5 @@ fn run_one(engine: &str, n: usize) -> Run {
     if std::env::var_os("PILE_DEBUG").is_some() {
         scene::print_worst(&boxes);
     }
-    Run {
-        engine: engine.to_string(),
-        n,
-        median_ms,
-        mean_ms,
-        outcome: scene::outcome(&scene, &boxes),
-    }
+    summarize(engine, &scene, times, &boxes)
 }

@@ -2,6 +2,7 @@
 
 use bevy::prelude::*;
 use bevy_platformer_physics::prelude::*;
+use bevy_platformer_physics::timing::{STAGES, StageTimingPlugin, StageTimings};
 
 use crate::harness::{StepCount, base_app, count_steps};
 use crate::scene::{PLATFORM_HALF, PLATFORM_SPEED, Scene, reverses_after};
@@ -70,54 +71,20 @@ pub fn boxes(app: &mut App) -> Vec<(Vec2, Vec2)> {
         .collect()
 }
 
-/// With `PILE_STAGES` set, the clock is read between the stages of our step and the median of
-/// each stage is printed at the end (stderr).
-#[derive(Resource, Default)]
-pub struct StageClock {
-    marks: [Option<std::time::Instant>; 7],
-    pub samples: Vec<[f64; 6]>,
-}
-
-fn mark<const I: usize>(mut clock: ResMut<StageClock>) {
-    clock.marks[I] = Some(std::time::Instant::now());
-    if I == 6 {
-        let m = clock.marks.map(|m| m.expect("every mark"));
-        let row = std::array::from_fn(|i| (m[i + 1] - m[i]).as_secs_f64() * 1000.0);
-        clock.samples.push(row);
-    }
-}
-
+/// With `PILE_STAGES` set, the plugin's own stage clock ([`StageTimingPlugin`]) runs, and the
+/// median of each stage over the measured steps is printed at the end (stderr).
 pub fn time_stages(app: &mut App) {
-    use PhysicsSystems::*;
-    app.init_resource::<StageClock>().add_systems(
-        FixedUpdate,
-        (
-            mark::<0>.before(Integrate).after(swing),
-            mark::<1>.after(Integrate).before(TileCollide),
-            mark::<2>.after(TileCollide).before(UpdatePartition),
-            mark::<3>.after(UpdatePartition).before(DetectPairs),
-            mark::<4>.after(DetectPairs).before(Respond),
-            mark::<5>.after(Respond).before(Sense),
-            mark::<6>.after(Sense),
-        ),
-    );
+    app.add_plugins(StageTimingPlugin::default());
 }
 
-pub fn print_stages(app: &mut App, skip: usize) {
-    let clock = app.world().resource::<StageClock>();
-    let names = [
-        "integrate",
-        "tiles",
-        "partition",
-        "pairs",
-        "respond",
-        "sense",
-    ];
-    let rows = &clock.samples[skip.min(clock.samples.len())..];
+/// Prints each stage's median over the last `steps` steps.
+pub fn print_stages(app: &mut App, steps: usize) {
+    let timings = app.world().resource::<StageTimings>();
+    let rows: Vec<_> = timings.history.iter().rev().take(steps).collect();
     let mut line = String::from("stages (median ms):");
-    for (i, name) in names.iter().enumerate() {
-        let mut v: Vec<f64> = rows.iter().map(|r| r[i]).collect();
-        v.sort_by(f64::total_cmp);
+    for (i, name) in STAGES.iter().enumerate() {
+        let mut v: Vec<f32> = rows.iter().map(|r| r[i]).collect();
+        v.sort_by(f32::total_cmp);
         line += &format!(" {name} {:.3}", v.get(v.len() / 2).copied().unwrap_or(0.0));
     }
     eprintln!("{line}");

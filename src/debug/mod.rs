@@ -19,15 +19,14 @@
 
 mod overlays;
 mod panel;
-mod timing;
 
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
 
+pub use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
 pub use overlays::draw_shape;
 pub use panel::{body_at, cursor_world_position};
-pub use timing::{STAGES, StageTimings};
 
 /// Adds the gizmo overlays and the egui panel. Add it after [`PhysicsPlugin`]; it adds
 /// `bevy_egui`'s `EguiPlugin` if the app has none.
@@ -108,7 +107,11 @@ impl Plugin for DebugPlugin {
         app.init_resource::<DebugOverlays>()
             .init_resource::<DebugSelection>()
             .register_type::<DebugOverlays>();
-        timing::build(app, self.schedule);
+        if !app.is_plugin_added::<StageTimingPlugin>() {
+            app.add_plugins(StageTimingPlugin {
+                schedule: self.schedule,
+            });
+        }
         app.add_systems(
             Update,
             (

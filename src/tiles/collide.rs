@@ -32,7 +32,7 @@ use bevy::math::{IVec2, Vec2};
 
 use super::map::{TileKind, TileMap};
 use crate::flags::{Side, side_bit};
-use crate::geometry::{Axis, SweepHit, interval_overlap, skin_at, sweep_point_box};
+use crate::geometry::{Axis, PointSweep, SweepHit, interval_overlap, skin_at};
 
 /// Below this horizontal speed (units per second) ground friction stops a body outright.
 pub const FRICTION_STOP_SPEED: f32 = 0.01;
@@ -403,6 +403,7 @@ fn first_contact(
     pass: PassThrough,
 ) -> Option<SweepHit> {
     let end = center + d;
+    let sweep = PointSweep::new(center, d);
     let mut best: Option<SweepHit> = None;
     for_each_tile(
         map,
@@ -428,9 +429,12 @@ fn first_contact(
             };
             // A corner-to-corner contact may be reported on an internal face; then the other
             // face of the same corner is the real one.
-            let hit = sweep_point_box(center, d, gmin, gmax, skin, true)
+            let Some(entry) = sweep.entry(gmin, gmax, skin) else {
+                return;
+            };
+            let hit = Some(entry.hit(true))
                 .filter(usable)
-                .or_else(|| sweep_point_box(center, d, gmin, gmax, skin, false).filter(usable));
+                .or_else(|| Some(entry.hit(false)).filter(usable));
             if let Some(hit) = hit
                 && best.is_none_or(|b| hit.time < b.time)
             {

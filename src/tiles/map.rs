@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use crate::geometry::floor_to_ivec2;
+use crate::geometry::{divide, floor_to_ivec2};
 
 /// What a tile is made of.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Reflect)]
@@ -256,7 +256,7 @@ impl TileMap {
     /// Coordinates beyond `i32` saturate.
     #[inline]
     pub fn tile_at(&self, p: Vec2) -> IVec2 {
-        floor_to_ivec2((p - self.origin) / self.tile_size)
+        floor_to_ivec2(divide(p - self.origin, self.tile_size))
     }
 
     /// The world rectangle of tile `(x, y)` as `(min, max)` corners.

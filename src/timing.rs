@@ -1,9 +1,10 @@
-//! How long each physics stage took: a clock read between the chained stages.
+//! How long each physics stage took: a clock read between the chained stages
+//! ([`StageTimingPlugin`]; the debug panel shows it, and it works headless too).
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use bevy::ecs::schedule::InternedScheduleLabel;
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 use crate::PhysicsSystems;
@@ -62,7 +63,52 @@ fn mark<const I: usize>(mut timings: ResMut<StageTimings>) {
     }
 }
 
-pub(super) fn build(app: &mut App, schedule: InternedScheduleLabel) {
+/// Reads the clock between the [`PhysicsSystems`] stages and keeps the result in
+/// [`StageTimings`]. The debug panel adds it; add it yourself to time the physics headless.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+/// use bevy_platformer_physics::timing::{STAGES, StageTimingPlugin, StageTimings};
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, PhysicsPlugin::default(), StageTimingPlugin::default()));
+/// app.world_mut().spawn(Aabb::new(Vec2::ZERO, Vec2::splat(4.0)));
+/// app.world_mut().run_schedule(FixedUpdate);
+/// let timings = app.world().resource::<StageTimings>();
+/// assert_eq!(timings.history.len(), 1);
+/// assert!(timings.total() > std::time::Duration::ZERO);
+/// for (stage, ms) in STAGES.iter().zip(timings.history[0]) {
+///     println!("{stage}: {ms:.3} ms");
+/// }
+/// ```
+pub struct StageTimingPlugin {
+    /// The schedule the physics runs in; default `FixedUpdate`.
+    pub schedule: InternedScheduleLabel,
+}
+
+impl Default for StageTimingPlugin {
+    fn default() -> Self {
+        Self::new(FixedUpdate)
+    }
+}
+
+impl StageTimingPlugin {
+    /// Times the physics running in `schedule`.
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+impl Plugin for StageTimingPlugin {
+    fn build(&self, app: &mut App) {
+        build(app, self.schedule);
+    }
+}
+
+fn build(app: &mut App, schedule: InternedScheduleLabel) {
     use PhysicsSystems::*;
     app.init_resource::<StageTimings>().add_systems(
         schedule,
