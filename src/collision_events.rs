@@ -23,6 +23,7 @@ use bevy::ecs::message::Messages;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
+use crate::config::PhysicsConfig;
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::pairs::Contacts;
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
@@ -181,7 +182,10 @@ pub(crate) fn end_contacts_hook(mut world: DeferredWorld, context: HookContext) 
             other.forget(me);
         }
     }
-    if !contacts.is_empty() && world.contains_resource::<Messages<CollisionEnded>>() {
+    let wanted = world
+        .get_resource::<PhysicsConfig>()
+        .is_none_or(|c| c.collision_events);
+    if wanted && !contacts.is_empty() && world.contains_resource::<Messages<CollisionEnded>>() {
         world.write_message_batch(contacts.iter().map(|c| {
             let (a, b) = ordered(me, c.other);
             CollisionEnded { a, b }

@@ -58,6 +58,12 @@ pub struct PhysicsConfig {
     /// bodies are partitioned (below it, spreading the work costs more than it saves). The
     /// results are bit-identical either way. Default `2048`.
     pub parallel_min_bodies: usize,
+    /// Write [`CollisionStarted`](crate::CollisionStarted) and
+    /// [`CollisionEnded`](crate::CollisionEnded). Default `true`. Finding them compares every
+    /// body's partners with the last step's (about a twentieth of a step in a large pile):
+    /// turn it off when nothing reads them. [`Contacts`](crate::Contacts) are filled either
+    /// way, and turning it back on reports only what changes from then on.
+    pub collision_events: bool,
 }
 
 impl Default for PhysicsConfig {
@@ -71,6 +77,7 @@ impl Default for PhysicsConfig {
             max_depenetration: 64.0,
             partition_cell_tiles: 16,
             parallel_min_bodies: 2048,
+            collision_events: true,
         }
     }
 }

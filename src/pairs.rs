@@ -352,16 +352,19 @@ pub(crate) fn detect_pairs(
         for_each_split(&mut l.data, &mut l.now.others, end, parallel, fill);
     }
 
-    // 4. Collision events, from last step's partners and this step's.
-    report_contact_changes(
-        &l.now,
-        &l.last,
-        |e| contacts.contains(e),
-        parallel,
-        &mut s.changes,
-        &mut started,
-        &mut ended,
-    );
+    // 4. Collision events, from last step's partners and this step's (both are laid out
+    //    whether or not events are written, so turning them on later compares the right steps).
+    if config.collision_events {
+        report_contact_changes(
+            &l.now,
+            &l.last,
+            |e| contacts.contains(e),
+            parallel,
+            &mut s.changes,
+            &mut started,
+            &mut ended,
+        );
+    }
 
     // 5. Refill each body's buffer from its slice.
     let l = &*l;

@@ -166,3 +166,44 @@ fn the_same_scene_gives_the_same_events_in_the_same_order() {
     );
     assert_eq!(first, second);
 }
+
+#[test]
+fn collision_events_can_be_turned_off_and_back_on() {
+    let mut app = app_without_gravity(empty_map(40, 20));
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .collision_events = false;
+    let mover = spawn(
+        &mut app,
+        Vec2::new(100.5, 100.0),
+        Vec2::splat(6.0),
+        Vec2::new(120.0, 0.0),
+    );
+    let wall = app
+        .world_mut()
+        .spawn((
+            Aabb::new(Vec2::new(200.0, 100.0), Vec2::splat(20.0)),
+            Kinematic,
+        ))
+        .id();
+    let other = still_box(&mut app, Vec2::new(300.0, 100.0));
+    let neighbour = still_box(&mut app, Vec2::new(312.0, 100.0));
+    step(&mut app, 90);
+    let contacts = |app: &App, e: Entity| app.world().get::<Contacts>(e).unwrap().len();
+    assert_eq!(contacts(&app, mover), 1, "contacts are filled either way");
+    assert_eq!(contacts(&app, other), 1);
+    assert!(started(&mut app).is_empty(), "no messages while off");
+    app.world_mut().despawn(neighbour);
+    step(&mut app, 1);
+    assert!(ended(&mut app).is_empty(), "not even for a despawn");
+    // Back on: a contact that goes on is not news; its end is.
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .collision_events = true;
+    step(&mut app, 5);
+    assert!(started(&mut app).is_empty());
+    assert!(ended(&mut app).is_empty());
+    set_vel(&mut app, mover, Vec2::new(-120.0, 0.0));
+    step(&mut app, 10);
+    assert_eq!(ended(&mut app), [pair(mover, wall)]);
+}

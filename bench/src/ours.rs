@@ -19,6 +19,9 @@ pub fn build(scene: &Scene, cell_tiles: u32) -> App {
         .insert_resource(PhysicsConfig {
             gravity: Vec2::new(0.0, crate::scene::GRAVITY),
             partition_cell_tiles: cell_tiles,
+            // Nothing reads them, and the peers write none unless asked (rapier's
+            // `ActiveEvents`, avian's `CollisionEventsEnabled`). `PILE_EVENTS=1` turns them on.
+            collision_events: std::env::var_os("PILE_EVENTS").is_some(),
             ..default()
         })
         .init_resource::<StepCount>()
