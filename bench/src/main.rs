@@ -18,6 +18,8 @@ mod ours;
 mod rapier;
 mod report;
 mod scene;
+#[cfg(test)]
+mod scene_tests;
 
 use std::process::Command;
 
