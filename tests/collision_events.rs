@@ -29,11 +29,10 @@ fn ended(app: &mut App) -> Vec<(Entity, Entity)> {
         .collect()
 }
 
-#[test]
-fn bodies_that_meet_and_part_start_once_and_end_once() {
-    let mut app = app_without_gravity(empty_map(40, 20));
+/// A 12 x 12 body moving right at 120 units/s, 74 units short of a kinematic 40 x 40 wall.
+fn mover_and_wall(app: &mut App) -> (Entity, Entity) {
     let mover = spawn(
-        &mut app,
+        app,
         Vec2::new(100.5, 100.0),
         Vec2::splat(6.0),
         Vec2::new(120.0, 0.0),
@@ -45,6 +44,13 @@ fn bodies_that_meet_and_part_start_once_and_end_once() {
             Kinematic,
         ))
         .id();
+    (mover, wall)
+}
+
+#[test]
+fn bodies_that_meet_and_part_start_once_and_end_once() {
+    let mut app = app_without_gravity(empty_map(40, 20));
+    let (mover, wall) = mover_and_wall(&mut app);
     step(&mut app, 30);
     assert!(started(&mut app).is_empty(), "still apart");
     // It reaches the wall, stops touching it, and stays there for a second.
@@ -173,19 +179,7 @@ fn collision_events_can_be_turned_off_and_back_on() {
     app.world_mut()
         .resource_mut::<PhysicsConfig>()
         .collision_events = false;
-    let mover = spawn(
-        &mut app,
-        Vec2::new(100.5, 100.0),
-        Vec2::splat(6.0),
-        Vec2::new(120.0, 0.0),
-    );
-    let wall = app
-        .world_mut()
-        .spawn((
-            Aabb::new(Vec2::new(200.0, 100.0), Vec2::splat(20.0)),
-            Kinematic,
-        ))
-        .id();
+    let (mover, wall) = mover_and_wall(&mut app);
     let other = still_box(&mut app, Vec2::new(300.0, 100.0));
     let neighbour = still_box(&mut app, Vec2::new(312.0, 100.0));
     step(&mut app, 90);

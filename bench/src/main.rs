@@ -124,15 +124,7 @@ fn main() {
 /// the median of each of its stages (stderr).
 fn run_dense(scene: &Scene, cell_tiles: u32) -> Run {
     let mut dense = dense::Dense::build(scene, cell_tiles);
-    for _ in 0..WARM_UP {
-        dense.step();
-    }
-    let mut times: Vec<f64> = Vec::with_capacity(MEASURED);
-    for _ in 0..MEASURED {
-        let t = Instant::now();
-        dense.step();
-        times.push(t.elapsed().as_secs_f64() * 1000.0);
-    }
+    let times = measure(|| dense.step());
     let mut line = String::from("dense stages (median ms):");
     for (k, name) in dense::STAGES.iter().enumerate() {
         let mut v: Vec<f64> = dense.stages[WARM_UP..].iter().map(|r| r[k]).collect();
@@ -141,6 +133,20 @@ fn run_dense(scene: &Scene, cell_tiles: u32) -> Run {
     }
     eprintln!("{line}");
     summarize("dense", scene, times, &dense.boxes())
+}
+
+/// Runs `step` [`WARM_UP`] times, then times it [`MEASURED`] times (ms).
+fn measure(mut step: impl FnMut()) -> Vec<f64> {
+    for _ in 0..WARM_UP {
+        step();
+    }
+    (0..MEASURED)
+        .map(|_| {
+            let t = Instant::now();
+            step();
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect()
 }
 
 /// Median, mean and the outcome of one run.
@@ -183,15 +189,7 @@ fn run_one(engine: &str, n: usize) -> Run {
     app.cleanup();
     // The first update starts the clock and runs no fixed step.
     app.update();
-    for _ in 0..WARM_UP {
-        app.update();
-    }
-    let mut times: Vec<f64> = Vec::with_capacity(MEASURED);
-    for _ in 0..MEASURED {
-        let t = Instant::now();
-        app.update();
-        times.push(t.elapsed().as_secs_f64() * 1000.0);
-    }
+    let times = measure(|| app.update());
     if stages {
         ours::print_stages(&mut app, MEASURED);
     }
