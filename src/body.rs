@@ -4,8 +4,8 @@ use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
+use crate::collision_events::end_contacts_hook;
 use crate::flags::PushFlags;
-use crate::pairs::Contacts;
 use crate::partition::{GridAreas, leave_partition_hook};
 use crate::tiles::TileKind;
 
@@ -16,9 +16,11 @@ use crate::tiles::TileKind;
 /// inserted and after every step. To teleport a body, write its `Aabb`, not its `Transform`.
 ///
 /// Adding an `Aabb` makes an entity a body: [`Velocity`], [`PushFlags`], [`BodySwitches`],
-/// [`BodyState`], [`OldPosition`], [`GridAreas`], [`Contacts`] and [`Transform`] arrive with it
-/// through `#[require]`. Removing the `Aabb` (or despawning) takes the body out of the
-/// [`Partition`](crate::partition::Partition) at once.
+/// [`BodyState`], [`OldPosition`], [`GridAreas`] and [`Transform`] arrive with it through
+/// `#[require]`. Add [`Contacts`](crate::Contacts) as well to have the body's contacts listed at every step.
+/// Removing the `Aabb` (or despawning) takes the body out of the
+/// [`Partition`](crate::partition::Partition) and ends its contacts
+/// ([`CollisionEnded`](crate::CollisionEnded)) at once.
 ///
 /// Not to be confused with `bevy::camera::primitives::Aabb`, Bevy's 3D culling box: import
 /// this one through `bevy_platformer_physics::prelude`, or rename one of them on import.
@@ -49,15 +51,20 @@ use crate::tiles::TileKind;
     BodyState,
     OldPosition,
     GridAreas,
-    Contacts,
     Transform
 )]
-#[component(on_insert = sync_transform_on_insert, on_remove = leave_partition_hook)]
+#[component(on_insert = sync_transform_on_insert, on_remove = leave_simulation_hook)]
 pub struct Aabb {
     /// Centre in world units.
     pub center: Vec2,
     /// Half the width and half the height; both must be positive.
     pub half_extents: Vec2,
+}
+
+/// The `on_remove` hook of [`Aabb`]: the body leaves the partition and ends its contacts.
+fn leave_simulation_hook(mut world: DeferredWorld, context: HookContext) {
+    leave_partition_hook(world.reborrow(), context);
+    end_contacts_hook(world, context);
 }
 
 impl Default for Aabb {

@@ -12,9 +12,9 @@
 //!   over still a body but not detected (an invalid box, say). Equally present: the smaller
 //!   entity.
 //!
-//! A body that is despawned (or loses its [`Contacts`]) ends all its contacts at once, through
-//! a hook that also takes it out of the others' lists; the comparison then skips its pairs, so
-//! nothing is reported twice. Bodies are compared in fixed pieces of slot order (on the task
+//! A body that is despawned (or loses its [`Aabb`](crate::Aabb)) ends all its contacts at once,
+//! through a hook that also takes it out of the others' [`Contacts`] and out of the last
+//! detection's partners; the comparison then skips its pairs, so nothing is reported twice. Bodies are compared in fixed pieces of slot order (on the task
 //! pool for large scenes) and the pieces written in order, so the messages come in the same
 //! order on every run and on any number of threads.
 
@@ -25,15 +25,15 @@ use bevy::prelude::*;
 
 use crate::config::PhysicsConfig;
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::pairs::Contacts;
+use crate::pairs::{ContactLayout, Contacts};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
 
 /// How present a body is at this step's pair detection, least first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Presence {
-    /// No [`Contacts`] any more: the hook already ended its contacts.
+    /// Not a body any more (no [`Aabb`](crate::Aabb)): the hook already ended its contacts.
     Gone,
-    /// Has [`Contacts`], but was not detected (not in the partition).
+    /// Still a body, but not detected (not in the partition).
     Undetected,
     /// Detected this step.
     Detected,
@@ -73,6 +73,8 @@ pub(crate) struct Partners {
     /// Slot `k`'s partners are `others[starts[k]..starts[k + 1]]`.
     pub(crate) starts: Vec<u32>,
     pub(crate) others: Vec<Entity>,
+    /// Some body went away after this detection: its slot holds `Entity::PLACEHOLDER`.
+    pub(crate) forgotten: bool,
 }
 
 impl Partners {
@@ -84,31 +86,35 @@ impl Partners {
     }
 
     #[inline]
-    fn of_slot(&self, k: usize) -> &[Entity] {
+    pub(crate) fn of_slot(&self, k: usize) -> &[Entity] {
         &self.others[self.starts[k] as usize..self.starts[k + 1] as usize]
     }
 }
 
 /// The changes one body reports, from its partners `old` (last step) and `new` (this step).
+/// An old partner counts only if `counts` says so: one that went away (its removal hook ended
+/// the pair) and came back before this step is a new partner.
 fn changes(
     me: Entity,
     me_at: Presence,
     old: &[Entity],
     new: &[Entity],
+    counts: impl Fn(Entity) -> bool,
     presence: impl Fn(Entity) -> Presence,
     out: &mut Vec<Change>,
 ) {
-    if old == new {
+    if old == new && old.iter().all(|&other| counts(other)) {
         return;
     }
     for &other in old {
-        if !new.contains(&other) && reports_end(me, me_at, other, presence(other)) {
+        if counts(other) && !new.contains(&other) && reports_end(me, me_at, other, presence(other))
+        {
             let (a, b) = ordered(me, other);
             out.push(Change::Ended(a, b));
         }
     }
     for &other in new {
-        if me < other && !old.contains(&other) {
+        if me < other && !(old.contains(&other) && counts(other)) {
             out.push(Change::Started(me, other));
         }
     }
@@ -116,11 +122,11 @@ fn changes(
 
 /// Compares this step's partners with last step's and writes the messages: the detected
 /// bodies in fixed pieces of slot order (on the task pool when `parallel`), then the bodies
-/// detected last step but not now. `has_contacts` tells an undetected body from a gone one.
+/// detected last step but not now. `is_body` tells an undetected body from a gone one.
 pub(crate) fn report_contact_changes(
     now: &Partners,
     last: &Partners,
-    has_contacts: impl Fn(Entity) -> bool + Sync,
+    is_body: impl Fn(Entity) -> bool + Sync,
     parallel: bool,
     pieces: &mut Vec<Vec<Change>>,
     started: &mut MessageWriter<CollisionStarted>,
@@ -129,12 +135,14 @@ pub(crate) fn report_contact_changes(
     let presence = |e: Entity| {
         if now.slot(e).is_some() {
             Presence::Detected
-        } else if has_contacts(e) {
+        } else if is_body(e) {
             Presence::Undetected
         } else {
             Presence::Gone
         }
     };
+    // Old partners that went away since (and may be back): not partners any more.
+    let counts = |other: Entity| !last.forgotten || last.slot(other).is_some();
     let n = now.entities.len();
     pieces.resize_with(CHUNKS, Vec::new);
     for_each_chunk(pieces, parallel, |i, out| {
@@ -142,7 +150,15 @@ pub(crate) fn report_contact_changes(
         for k in chunk_range(i, CHUNKS, n) {
             let me = now.entities[k];
             let old = last.slot(me).map_or(&[][..], |p| last.of_slot(p));
-            changes(me, Presence::Detected, old, now.of_slot(k), presence, out);
+            changes(
+                me,
+                Presence::Detected,
+                old,
+                now.of_slot(k),
+                counts,
+                presence,
+                out,
+            );
         }
     });
     let mut write = |c: &Change| match *c {
@@ -163,31 +179,35 @@ pub(crate) fn report_contact_changes(
     out.clear();
     for (p, &me) in last.entities.iter().enumerate() {
         let old = last.of_slot(p);
-        if !old.is_empty() && now.slot(me).is_none() {
-            changes(me, presence(me), old, &[], presence, out);
+        if !old.is_empty() && me != Entity::PLACEHOLDER && now.slot(me).is_none() {
+            changes(me, presence(me), old, &[], counts, presence, out);
         }
     }
     out.iter().for_each(&mut write);
 }
 
-/// The `on_remove` hook of [`Contacts`]: every contact of a body that goes away ends now, and
-/// the body leaves the other bodies' lists.
+/// Part of the `on_remove` hook of [`Aabb`](crate::Aabb): every contact of a body that goes
+/// away ends now. It leaves the other bodies' [`Contacts`] and the last detection's partners
+/// (so a second removal before the next step ends nothing twice).
 pub(crate) fn end_contacts_hook(mut world: DeferredWorld, context: HookContext) {
     let me = context.entity;
-    let Some(contacts) = world.get_mut::<Contacts>(me).map(|mut c| c.take()) else {
+    let Some(partners) = world
+        .get_resource_mut::<ContactLayout>()
+        .map(|mut layout| layout.forget(me))
+    else {
         return;
     };
-    for c in &contacts {
-        if let Some(mut other) = world.get_mut::<Contacts>(c.other) {
-            other.forget(me);
+    for &other in &partners {
+        if let Some(mut contacts) = world.get_mut::<Contacts>(other) {
+            contacts.forget(me);
         }
     }
     let wanted = world
         .get_resource::<PhysicsConfig>()
         .is_none_or(|c| c.collision_events);
-    if wanted && !contacts.is_empty() && world.contains_resource::<Messages<CollisionEnded>>() {
-        world.write_message_batch(contacts.iter().map(|c| {
-            let (a, b) = ordered(me, c.other);
+    if wanted && !partners.is_empty() && world.contains_resource::<Messages<CollisionEnded>>() {
+        world.write_message_batch(partners.iter().map(|&other| {
+            let (a, b) = ordered(me, other);
             CollisionEnded { a, b }
         }));
     }
@@ -225,6 +245,7 @@ mod tests {
             Presence::Detected,
             &[kept, gone],
             &[new, kept],
+            |_| true,
             // The lost partner is no longer detected: this side reports the end.
             |e| {
                 if e == gone {
@@ -247,9 +268,27 @@ mod tests {
             Presence::Detected,
             &[kept],
             &[kept],
+            |_| true,
             |_| Presence::Detected,
             &mut out,
         );
         assert!(out.is_empty(), "unchanged");
+        // A partner that went away and came back before this step starts again; one that went
+        // away for good was ended by its removal hook.
+        changes(
+            me,
+            Presence::Detected,
+            &[kept, gone],
+            &[kept],
+            |e| e != kept && e != gone,
+            |_| Presence::Detected,
+            &mut out,
+        );
+        let expected: Vec<Change> = if me < kept {
+            vec![Change::Started(me, kept)]
+        } else {
+            vec![]
+        };
+        assert_eq!(out, expected);
     }
 }

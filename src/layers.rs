@@ -65,8 +65,8 @@ impl core::ops::Not for LayerMask {
 
 /// The layers a body is on (`memberships`) and the layers it collides with (`filters`). Two
 /// bodies are paired only if each one's filters include a layer of the other's memberships, so
-/// a body that ignores another is ignored by it too: neither gets the other in its
-/// [`Contacts`](crate::Contacts), neither pushes the other. Bodies without this component are
+/// a body that ignores another is ignored by it too: neither is in the other's contacts
+/// ([`Contacts`](crate::Contacts)), neither pushes the other. Bodies without this component are
 /// on every layer and collide with every layer.
 ///
 /// ```

@@ -47,9 +47,10 @@
 //!   -> Integrate          old position; bad input; gravity + max fall speed; kinematic moves
 //!   -> TileCollide        depenetrate; one-way snap; swept move-and-slide; flags; friction
 //!   -> UpdatePartition    moved bodies change cells in the Partition (incremental)
-//!   -> DetectPairs        per cell, each pair once; CollisionData into both bodies' Contacts
-//!                         (touching counts); CollisionStarted / CollisionEnded
-//!   -> Respond            per body from its own Contacts: speed-ratio split, axis choice,
+//!   -> DetectPairs        per cell, each pair once; each body's CollisionData laid out (and
+//!                         copied into its Contacts if it has one); touching counts;
+//!                         CollisionStarted / CollisionEnded
+//!   -> Respond            per body from its own contacts: speed-ratio split, axis choice,
 //!                         accumulated offset; object PushFlags; Transform follows Aabb
 //!   -> Sense              each Sensor's bodies; SensorEntered / SensorExited
 //! your gameplay systems   .after(PhysicsSystems::Sense): read PushFlags, BodyState, messages

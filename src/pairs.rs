@@ -1,5 +1,5 @@
 //! Pair detection (article 000): every overlapping or touching pair of bodies, found once per
-//! step through the partition, stored in both bodies' `Contacts`.
+//! step through the partition, laid out for both bodies (and copied into their `Contacts`).
 //!
 //! # Algorithm
 //!
@@ -17,12 +17,13 @@
 //!    counting sort), contiguously in slot order; the response reads them from this layout.
 //! 4. **Events.** Each body's new contacts are compared with its old ones for
 //!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair reports it).
-//! 5. **Contacts.** Each body's slice of the layout is copied into its [`Contacts`].
+//! 5. **Contacts.** Each body's slice of the layout is copied into its [`Contacts`], for the
+//!    bodies that have one (it is opt-in).
 
 use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
-use crate::collision_events::{Change, Partners, end_contacts_hook, report_contact_changes};
+use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::flags::PushFlags;
 use crate::geometry::signed_overlap;
@@ -91,11 +92,23 @@ impl Default for CollisionData {
 
 /// Every body this body overlaps or touches, refilled at each step by
 /// [`PhysicsSystems::DetectPairs`](crate::PhysicsSystems::DetectPairs). The order is
-/// deterministic. Arrives with [`Aabb`].
+/// deterministic.
+///
+/// Opt-in: add it to the bodies whose contacts you read (like the
+/// [`Aabb`] itself, it can be added or removed at any time). Bodies without it collide, push
+/// and land all the same, and write [`CollisionStarted`] and [`CollisionEnded`]; they only skip
+/// the copy of their contacts, which is a large part of pair detection in a crowded scene.
 ///
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_platformer_physics::prelude::*;
+///
+/// fn spawn_hero(mut commands: Commands) {
+///     commands.spawn((
+///         Aabb::new(Vec2::new(100.0, 40.0), Vec2::new(6.0, 10.0)),
+///         Contacts::default(),
+///     ));
+/// }
 ///
 /// fn hurt_on_touch(bodies: Query<(Entity, &Contacts)>) {
 ///     for (entity, contacts) in &bodies {
@@ -104,21 +117,16 @@ impl Default for CollisionData {
 ///         }
 ///     }
 /// }
-/// # App::new().add_systems(Update, hurt_on_touch);
+/// # App::new().add_systems(Update, (spawn_hero, hurt_on_touch));
 /// ```
 #[derive(Component, Clone, Debug, Default, PartialEq, Reflect, Deref)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
-#[component(on_remove = end_contacts_hook)]
 pub struct Contacts(Vec<CollisionData>);
 
 impl Contacts {
     /// The contacts, in detection order.
     pub fn as_slice(&self) -> &[CollisionData] {
         &self.0
-    }
-
-    pub(crate) fn take(&mut self) -> Vec<CollisionData> {
-        core::mem::take(&mut self.0)
     }
 
     /// Drops the contacts with `other`.
@@ -208,6 +216,23 @@ pub(crate) struct ContactLayout {
 }
 
 impl ContactLayout {
+    /// The partners `entity` had at the last detection, leaving out those already forgotten
+    /// (gone before it); from now on it has none there (it is going away: see the `Aabb`
+    /// removal hook).
+    pub(crate) fn forget(&mut self, entity: Entity) -> Vec<Entity> {
+        let Some(k) = self.now.slot(entity) else {
+            return Vec::new();
+        };
+        self.now.entities[k] = Entity::PLACEHOLDER;
+        self.now.forgotten = true;
+        let now = &self.now;
+        now.of_slot(k)
+            .iter()
+            .copied()
+            .filter(|&other| now.slot(other).is_some())
+            .collect()
+    }
+
     /// The contacts `entity` got at the last detection (none when it was not detected).
     #[inline]
     pub(crate) fn of(&self, entity: Entity) -> &[CollisionData] {
@@ -252,6 +277,7 @@ pub(crate) fn detect_pairs(
     // 1. Snapshot.
     s.snaps.clear();
     l.now.entities.clear();
+    l.now.forgotten = false;
     for (entity, aabb, velocity, old, areas, flags, layers, kinematic) in &bodies {
         let Some((first_cell, _)) = areas.range() else {
             continue;
@@ -358,7 +384,7 @@ pub(crate) fn detect_pairs(
         report_contact_changes(
             &l.now,
             &l.last,
-            |e| contacts.contains(e),
+            |e| bodies.contains(e),
             parallel,
             &mut s.changes,
             &mut started,

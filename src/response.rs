@@ -2,8 +2,9 @@
 //!
 //! # Algorithm
 //!
-//! For each non-kinematic body, reading only its own [`Contacts`](crate::Contacts) (captured
-//! at detection, so the result does not depend on the order bodies are processed in):
+//! For each non-kinematic body, reading only its own contacts (as in
+//! [`Contacts`](crate::Contacts): captured at detection, so the result does not depend on the
+//! order bodies are processed in):
 //!
 //! 1. Start with no offset. For each contact, take its overlap minus the offset already
 //!    applied (so landing on two bodies at once corrects once, not twice).

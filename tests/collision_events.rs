@@ -201,3 +201,100 @@ fn collision_events_can_be_turned_off_and_back_on() {
     step(&mut app, 10);
     assert_eq!(ended(&mut app), [pair(mover, wall)]);
 }
+
+#[test]
+fn contacts_are_listed_only_for_bodies_that_ask_and_everything_else_works_without() {
+    let mut app = app(empty_map(40, 20));
+    app.world_mut().resource_mut::<PhysicsConfig>().gravity = Vec2::new(0.0, -600.0);
+    // Two plain bodies stacked on the floor row, and a listed one beside the lower one (2 units
+    // clear of the upper one).
+    app.world_mut().resource_mut::<TileMap>().fill(
+        IVec2::new(0, 0),
+        IVec2::new(39, 0),
+        TileKind::Solid,
+    );
+    let below = spawn_unlisted(&mut app, Vec2::new(100.0, 22.0));
+    let above = spawn_unlisted(&mut app, Vec2::new(98.0, 60.0));
+    let listed = still_box(&mut app, Vec2::new(112.0, 22.0));
+    step(&mut app, 60);
+    assert!(app.world().get::<Contacts>(below).is_none(), "never added");
+    // The upper body fell onto the lower one and rests there: the response works without
+    // `Contacts`, and so do the landing and the collision events.
+    assert!(
+        (pos(&app, above).y - 34.0).abs() < 1e-3,
+        "{}",
+        pos(&app, above)
+    );
+    assert!(flags(&app, above).pushes_object(Side::Bottom));
+    assert!(flags(&app, below).pushes_object(Side::Top));
+    assert!(drain_landed(&mut app).iter().any(|l| l.entity == above));
+    let mut got = started(&mut app);
+    got.sort();
+    let mut expected = vec![pair(below, above), pair(below, listed)];
+    expected.sort();
+    assert_eq!(got, expected);
+    // The listed body names its plain neighbour.
+    let others: Vec<Entity> = contacts(&app, listed).iter().map(|c| c.other).collect();
+    assert_eq!(others, [below]);
+    // Asking later: filled at the next step. Removing it again ends nothing.
+    app.world_mut()
+        .entity_mut(below)
+        .insert(Contacts::default());
+    step(&mut app, 1);
+    let mut others: Vec<Entity> = contacts(&app, below).iter().map(|c| c.other).collect();
+    others.sort();
+    let mut expected = vec![above, listed];
+    expected.sort();
+    assert_eq!(others, expected);
+    app.world_mut().entity_mut(below).remove::<Contacts>();
+    step(&mut app, 1);
+    assert!(ended(&mut app).is_empty() && started(&mut app).is_empty());
+    // Despawning a plain body ends its contacts at once and leaves the listed one's list.
+    app.world_mut().despawn(below);
+    let mut got = ended(&mut app);
+    got.sort();
+    let mut expected = vec![pair(below, above), pair(below, listed)];
+    expected.sort();
+    assert_eq!(got, expected);
+    assert!(contacts(&app, listed).is_empty());
+    step(&mut app, 2);
+    assert!(ended(&mut app).is_empty(), "once");
+}
+
+#[test]
+fn removing_the_box_twice_before_a_step_ends_the_contacts_once() {
+    let mut app = app_without_gravity(empty_map(20, 20));
+    let a = still_box(&mut app, Vec2::new(100.0, 100.0));
+    let b = still_box(&mut app, Vec2::new(112.0, 100.0));
+    step(&mut app, 1);
+    assert_eq!(started(&mut app), [pair(a, b)]);
+    let aabb = aabb(&app, a);
+    app.world_mut().entity_mut(a).remove::<Aabb>();
+    app.world_mut().entity_mut(a).insert(aabb);
+    app.world_mut().entity_mut(a).remove::<Aabb>();
+    assert_eq!(ended(&mut app), [pair(a, b)]);
+    step(&mut app, 2);
+    assert!(ended(&mut app).is_empty());
+}
+
+#[test]
+fn a_box_removed_and_put_back_before_a_step_starts_a_new_episode() {
+    let mut app = app_without_gravity(empty_map(20, 20));
+    let a = still_box(&mut app, Vec2::new(100.0, 100.0));
+    let b = still_box(&mut app, Vec2::new(112.0, 100.0));
+    step(&mut app, 1);
+    assert_eq!(started(&mut app), [pair(a, b)]);
+    let aabb = aabb(&app, a);
+    app.world_mut().entity_mut(a).remove::<Aabb>();
+    assert_eq!(ended(&mut app), [pair(a, b)], "the removal ends it");
+    app.world_mut().entity_mut(a).insert(aabb);
+    step(&mut app, 1);
+    assert_eq!(
+        started(&mut app),
+        [pair(a, b)],
+        "touching again: a new episode"
+    );
+    assert!(ended(&mut app).is_empty());
+    step(&mut app, 2);
+    assert!(started(&mut app).is_empty() && ended(&mut app).is_empty());
+}

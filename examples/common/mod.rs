@@ -61,13 +61,13 @@ fn rebuild_tile_sprites(
 
 /// Body sprites follow their box size; bodies touching another body are semi-transparent
 /// (the articles' demo).
-fn draw_bodies(mut bodies: Query<(&Aabb, &Contacts, &BodySprite, &mut Sprite)>) {
+fn draw_bodies(mut bodies: Query<(&Aabb, Option<&Contacts>, &BodySprite, &mut Sprite)>) {
     for (aabb, contacts, look, mut sprite) in &mut bodies {
         let size = aabb.size().abs();
         if sprite.custom_size != Some(size) {
             sprite.custom_size = Some(size);
         }
-        let color = if contacts.is_empty() {
+        let color = if contacts.is_none_or(|c| c.is_empty()) {
             look.0
         } else {
             look.0.with_alpha(0.5)
@@ -78,10 +78,12 @@ fn draw_bodies(mut bodies: Query<(&Aabb, &Contacts, &BodySprite, &mut Sprite)>) 
     }
 }
 
-/// A body with a sprite of its box.
+/// A body with a sprite of its box, and its contacts listed (`Contacts` is opt-in; the sprite
+/// shows whether it touches another body).
 pub fn body(center: Vec2, half: Vec2, color: Color) -> impl Bundle {
     (
         Aabb::new(center, half),
+        Contacts::default(),
         BodySprite(color),
         Sprite::from_color(color, half * 2.0),
     )

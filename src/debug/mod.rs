@@ -14,8 +14,9 @@
 //! The panel switches each overlay, shows the counters of the last step and how long each
 //! stage took (with a history graph), pauses, single-steps and slows down time, and inspects
 //! the body you click: its `Aabb`, `Velocity`, `PushFlags` (this step and last) and every
-//! `CollisionData` in its `Contacts`. Pointer input over the panel belongs to the panel:
-//! guard your own mouse systems with `not(bevy_egui::input::egui_wants_any_pointer_input)`.
+//! `CollisionData` of its last pair detection (whether or not it has `Contacts`). Pointer
+//! input over the panel belongs to the panel: guard your own mouse systems with
+//! `not(bevy_egui::input::egui_wants_any_pointer_input)`.
 
 mod overlays;
 mod panel;

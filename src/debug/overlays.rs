@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use super::{DebugOverlays, DebugSelection};
 use crate::body::{Aabb, Kinematic, Velocity};
 use crate::flags::{PushFlags, Side};
-use crate::pairs::Contacts;
+use crate::pairs::ContactLayout;
 use crate::partition::Partition;
 use crate::sensors::{Sensor, SensorContents};
 use crate::shapes::Shape;
@@ -35,7 +35,6 @@ type BodyItem<'a> = (
     &'a Aabb,
     &'a Velocity,
     &'a PushFlags,
-    &'a Contacts,
     Has<Kinematic>,
 );
 
@@ -43,7 +42,7 @@ pub(super) fn draw_overlays(
     overlays: Res<DebugOverlays>,
     selection: Res<DebugSelection>,
     map: Res<TileMap>,
-    partition: Res<Partition>,
+    (partition, layout): (Res<Partition>, Res<ContactLayout>),
     bodies: Query<BodyItem>,
     sensors: Query<(&Sensor, &Transform, &SensorContents)>,
     mut gizmos: Gizmos,
@@ -75,7 +74,7 @@ pub(super) fn draw_overlays(
             }
         }
     }
-    for (entity, aabb, velocity, flags, contacts, kinematic) in &bodies {
+    for (entity, aabb, velocity, flags, kinematic) in &bodies {
         if !aabb.center.is_finite() {
             continue;
         }
@@ -110,7 +109,8 @@ pub(super) fn draw_overlays(
                 gizmos.line_2d(a, b, color);
             }
         }
-        for contact in contacts.iter() {
+        // Every body's contacts, from the last detection (whether or not it has `Contacts`).
+        for contact in layout.of(entity) {
             if overlays.pairs && entity < contact.other {
                 let touching = contact.overlap.x == 0.0 || contact.overlap.y == 0.0;
                 let color = if touching { TOUCH } else { OVERLAP };

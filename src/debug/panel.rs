@@ -9,7 +9,7 @@ use bevy_egui::{EguiContexts, egui};
 use super::{DebugOverlays, DebugSelection, STAGES, StageTimings};
 use crate::body::{Aabb, BodyState, Velocity};
 use crate::flags::{PushFlags, Side};
-use crate::pairs::{Contacts, PhysicsStats};
+use crate::pairs::{ContactLayout, PhysicsStats};
 use crate::partition::Partition;
 use crate::sensors::SensorContents;
 
@@ -78,9 +78,9 @@ pub(super) struct PanelData<'w, 's> {
             &'static Velocity,
             &'static PushFlags,
             &'static BodyState,
-            &'static Contacts,
         ),
     >,
+    layout: Res<'w, ContactLayout>,
     sensors: Query<'w, 's, (Entity, &'static SensorContents)>,
 }
 
@@ -229,7 +229,7 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
         ui.label("Click a body to inspect it.");
         return;
     };
-    let Ok((aabb, velocity, flags, state, contacts)) = data.bodies.get(entity) else {
+    let Ok((aabb, velocity, flags, state)) = data.bodies.get(entity) else {
         ui.label(format!("{entity} is gone."));
         data.selection.0 = None;
         return;
@@ -276,6 +276,8 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
             ui.end_row();
         }
     });
+    // From the last detection, whether or not the body has `Contacts`.
+    let contacts = data.layout.of(entity);
     ui.label(format!("{} contacts", contacts.len()));
     egui::ScrollArea::vertical()
         .max_height(180.0)

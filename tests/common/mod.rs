@@ -61,10 +61,21 @@ pub fn step(app: &mut App, n: usize) {
     }
 }
 
-/// Spawns a body.
+/// Spawns a body with its contacts listed (`Contacts` is opt-in), so tests can read them.
 pub fn spawn(app: &mut App, center: Vec2, half: Vec2, velocity: Vec2) -> Entity {
     app.world_mut()
-        .spawn((Aabb::new(center, half), Velocity(velocity)))
+        .spawn((
+            Aabb::new(center, half),
+            Velocity(velocity),
+            Contacts::default(),
+        ))
+        .id()
+}
+
+/// Spawns a still 12 x 12 body the way a game does by default: an `Aabb`, no `Contacts`.
+pub fn spawn_unlisted(app: &mut App, center: Vec2) -> Entity {
+    app.world_mut()
+        .spawn(Aabb::new(center, Vec2::splat(6.0)))
         .id()
 }
 
