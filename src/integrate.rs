@@ -9,6 +9,7 @@ use crate::body::{
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
+use crate::parallel::for_each_item;
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
 
@@ -138,11 +139,7 @@ pub(crate) fn integrate(
             aabb.center = moved;
         }
     };
-    if bodies.iter().len() >= config.parallel_min_bodies {
-        bodies.par_iter_mut().for_each(work);
-    } else {
-        bodies.iter_mut().for_each(work);
-    }
+    for_each_item(&mut bodies, config.parallel_min_bodies, work);
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ use crate::flags::PushFlags;
 use crate::geometry::signed_overlap;
 use crate::layers::CollisionLayers;
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_split};
+use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item, for_each_split};
 use crate::partition::{GridAreas, Partition, first_shared_cell};
 
 /// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
@@ -401,11 +401,7 @@ pub(crate) fn detect_pairs(
             contacts.0.extend_from_slice(mine);
         }
     };
-    if parallel {
-        contacts.par_iter_mut().for_each(refill);
-    } else {
-        contacts.iter_mut().for_each(refill);
-    }
+    for_each_item(&mut contacts, config.parallel_min_bodies, refill);
 
     *stats = PhysicsStats {
         bodies: n,

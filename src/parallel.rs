@@ -1,6 +1,8 @@
 //! Deterministic fan-out over Bevy's compute task pool: the work is cut into the same pieces
 //! whether it runs on one thread or many, so the results never depend on the thread count.
 
+use bevy::ecs::query::{IterQueryData, QueryFilter, QueryItem};
+use bevy::ecs::system::Query;
 use bevy::tasks::ComputeTaskPool;
 
 /// How many pieces chunked work is cut into (a constant, so results are the same on every
@@ -28,6 +30,22 @@ pub(crate) fn for_each_chunk<T: Send>(
                 f(i, out);
             }
         }
+    }
+}
+
+/// Runs `f` on every item of `query`: on the task pool when the query may hold at least
+/// `parallel_min` items, else in order on this thread. Each item is handled on its own, so the
+/// result does not depend on the thread count.
+pub(crate) fn for_each_item<'a, 's, D: IterQueryData, F: QueryFilter>(
+    query: &'a mut Query<'_, 's, D, F>,
+    parallel_min: usize,
+    f: impl Fn(QueryItem<'a, 's, D>) + Send + Sync + Clone,
+) {
+    // The upper bound: a filter such as `Changed` may let fewer through.
+    if query.iter().size_hint().1.unwrap_or(usize::MAX) >= parallel_min {
+        query.par_iter_mut().for_each(f);
+    } else {
+        query.iter_mut().for_each(f);
     }
 }
 

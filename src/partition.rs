@@ -19,6 +19,7 @@ use bevy::utils::Parallel;
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
 use crate::geometry::{divide, floor_to_ivec2};
+use crate::parallel::for_each_item;
 use crate::tiles::TileMap;
 
 /// An inclusive rectangle of cells: (bottom-left, top-right).
@@ -387,11 +388,7 @@ pub(crate) fn update_partition(
             shared.borrow_local_mut().push((entity, range));
         }
     };
-    if bodies.iter().len() >= config.parallel_min_bodies {
-        bodies.par_iter_mut().for_each(check);
-    } else {
-        bodies.iter_mut().for_each(check);
-    }
+    for_each_item(&mut bodies, config.parallel_min_bodies, check);
     changed.clear();
     found.drain_into(&mut changed);
     changed.sort_unstable_by_key(|&(entity, _)| entity);

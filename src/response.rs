@@ -36,6 +36,7 @@ use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side, side_bit};
 use crate::messages::Landed;
 use crate::pairs::{CollisionData, ContactLayout};
+use crate::parallel::for_each_item;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
 
@@ -234,11 +235,7 @@ pub(crate) fn respond_to_contacts(
         }
         state.ground_velocity = r.ground_velocity.unwrap_or(Vec2::ZERO);
     };
-    if bodies.iter().len() >= config.parallel_min_bodies {
-        bodies.par_iter_mut().for_each(apply);
-    } else {
-        bodies.iter_mut().for_each(apply);
-    }
+    for_each_item(&mut bodies, config.parallel_min_bodies, apply);
 }
 
 /// Writes [`Landed`] for bodies that came to stand on another body (tile landings are written

@@ -4,6 +4,7 @@ use bevy::prelude::*;
 
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
+use crate::parallel::for_each_item;
 
 /// `Transform` x and y from the box centre; z, rotation and scale are left alone. On the task
 /// pool above [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
@@ -20,10 +21,5 @@ pub(crate) fn write_transforms(
             }
         }
     };
-    // The upper bound counts every body, changed or not.
-    if bodies.iter().size_hint().1.unwrap_or(0) >= config.parallel_min_bodies {
-        bodies.par_iter_mut().for_each(write);
-    } else {
-        bodies.iter_mut().for_each(write);
-    }
+    for_each_item(&mut bodies, config.parallel_min_bodies, write);
 }

@@ -9,6 +9,7 @@ use crate::body::{MovingBodies, MovingBody, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
 use crate::messages::Landed;
+use crate::parallel::for_each_item;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
 /// pool above [`PhysicsConfig::parallel_min_bodies`]. [`Landed`] messages are written in
@@ -99,11 +100,7 @@ pub(crate) fn collide_tiles(
             )
         });
     };
-    if bodies.iter().len() >= config.parallel_min_bodies {
-        bodies.par_iter_mut().for_each(work);
-    } else {
-        bodies.iter_mut().for_each(work);
-    }
+    for_each_item(&mut bodies, config.parallel_min_bodies, work);
     sorted.clear();
     found.drain_into(&mut sorted);
     sorted.sort_unstable_by_key(|l| l.entity);
