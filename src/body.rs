@@ -17,8 +17,8 @@ use crate::tiles::TileKind;
 ///
 /// Adding an `Aabb` makes an entity a body: [`Velocity`], [`PushFlags`], [`BodySwitches`],
 /// [`BodyState`], [`OldPosition`], [`GridAreas`] and [`Transform`] arrive with it through
-/// `#[require]`. Add [`Contacts`](crate::Contacts) as well to have the body's contacts listed at every step.
-/// Removing the `Aabb` (or despawning) takes the body out of the
+/// `#[require]`. Add [`Contacts`](crate::Contacts) as well to have the body's contacts listed
+/// at every step. Removing the `Aabb` (or despawning) takes the body out of the
 /// [`Partition`](crate::partition::Partition) and ends its contacts
 /// ([`CollisionEnded`](crate::CollisionEnded)) at once.
 ///

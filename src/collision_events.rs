@@ -14,9 +14,10 @@
 //!
 //! A body that is despawned (or loses its [`Aabb`](crate::Aabb)) ends all its contacts at once,
 //! through a hook that also takes it out of the others' [`Contacts`] and out of the last
-//! detection's partners; the comparison then skips its pairs, so nothing is reported twice. Bodies are compared in fixed pieces of slot order (on the task
-//! pool for large scenes) and the pieces written in order, so the messages come in the same
-//! order on every run and on any number of threads.
+//! detection's partners; the comparison then skips its pairs, so nothing is reported twice. Bodies
+//! are compared in fixed pieces of slot order (on the task pool for large scenes) and the pieces
+//! written in order, so the messages come in the same order on every run and on any number of
+//! threads.
 
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::message::Messages;

@@ -50,7 +50,8 @@ pub struct CollisionStarted {
 
 /// Written when two bodies that were touching or overlapping no longer are: once per contact
 /// episode, at the step the pair is no longer detected, or at once when either body is
-/// despawned (or loses its [`Aabb`](crate::Aabb)); the entity may then no longer exist. `a` is the smaller entity of the two.
+/// despawned (or loses its [`Aabb`](crate::Aabb)); the entity may then no longer exist. `a` is
+/// the smaller entity of the two.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CollisionEnded {
     /// The smaller entity of the pair.

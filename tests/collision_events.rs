@@ -47,6 +47,16 @@ fn mover_and_wall(app: &mut App) -> (Entity, Entity) {
     (mover, wall)
 }
 
+/// Two still 12 x 12 bodies side by side, touching, after the step that started their contact.
+fn touching_pair() -> (App, Entity, Entity) {
+    let mut app = app_without_gravity(empty_map(20, 20));
+    let a = still_box(&mut app, Vec2::new(100.0, 100.0));
+    let b = still_box(&mut app, Vec2::new(112.0, 100.0));
+    step(&mut app, 1);
+    assert_eq!(started(&mut app), [pair(a, b)]);
+    (app, a, b)
+}
+
 #[test]
 fn bodies_that_meet_and_part_start_once_and_end_once() {
     let mut app = app_without_gravity(empty_map(40, 20));
@@ -125,11 +135,7 @@ fn despawning_a_body_ends_its_contacts_at_once_and_only_once() {
 
 #[test]
 fn a_body_leaving_the_simulation_ends_its_contacts() {
-    let mut app = app_without_gravity(empty_map(20, 20));
-    let a = still_box(&mut app, Vec2::new(100.0, 100.0));
-    let b = still_box(&mut app, Vec2::new(112.0, 100.0));
-    step(&mut app, 1);
-    assert_eq!(started(&mut app), [pair(a, b)]);
+    let (mut app, a, b) = touching_pair();
     // An invalid box takes `a` out of the partition: the contact ends, reported once.
     app.world_mut().get_mut::<Aabb>(a).unwrap().half_extents = Vec2::ZERO;
     let _ = count_warnings(|| step(&mut app, 2));
@@ -263,11 +269,7 @@ fn contacts_are_listed_only_for_bodies_that_ask_and_everything_else_works_withou
 
 #[test]
 fn removing_the_box_twice_before_a_step_ends_the_contacts_once() {
-    let mut app = app_without_gravity(empty_map(20, 20));
-    let a = still_box(&mut app, Vec2::new(100.0, 100.0));
-    let b = still_box(&mut app, Vec2::new(112.0, 100.0));
-    step(&mut app, 1);
-    assert_eq!(started(&mut app), [pair(a, b)]);
+    let (mut app, a, b) = touching_pair();
     let aabb = aabb(&app, a);
     app.world_mut().entity_mut(a).remove::<Aabb>();
     app.world_mut().entity_mut(a).insert(aabb);
@@ -279,11 +281,7 @@ fn removing_the_box_twice_before_a_step_ends_the_contacts_once() {
 
 #[test]
 fn a_box_removed_and_put_back_before_a_step_starts_a_new_episode() {
-    let mut app = app_without_gravity(empty_map(20, 20));
-    let a = still_box(&mut app, Vec2::new(100.0, 100.0));
-    let b = still_box(&mut app, Vec2::new(112.0, 100.0));
-    step(&mut app, 1);
-    assert_eq!(started(&mut app), [pair(a, b)]);
+    let (mut app, a, b) = touching_pair();
     let aabb = aabb(&app, a);
     app.world_mut().entity_mut(a).remove::<Aabb>();
     assert_eq!(ended(&mut app), [pair(a, b)], "the removal ends it");
