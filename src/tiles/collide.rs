@@ -457,53 +457,66 @@ pub fn touching_sides(
     let (min, max) = (center - half, center + half);
     let mut sides = 0u8;
     let mut standing_on: Option<TileKind> = None;
-    // Tiles just beyond each side, within the skin, across the side's length minus the skin.
-    let bands = [
+    // Each side looks at the tiles just beyond it, within the skin, across its length minus the
+    // skin: one row of tiles (bottom, top) or one column (left, right), whose facing faces all
+    // lie at the same distance from the side. So the distance is checked once per side, and the
+    // tiles are looked at only when the side is within the skin of them.
+    let (span_lo, span_hi) = (map.tile_at(min + skin), map.tile_at(max - skin));
+    let (beyond_lo, beyond_hi) = (map.tile_at(min - skin), map.tile_at(max + skin));
+    let last = IVec2::new(map.width() as i32 - 1, map.height() as i32 - 1);
+    let lines = [
         (
             Side::Bottom,
-            Vec2::new(min.x + skin, min.y - skin),
-            Vec2::new(max.x - skin, min.y - skin),
+            IVec2::new(span_lo.x, beyond_lo.y),
+            IVec2::new(span_hi.x, beyond_lo.y),
         ),
         (
             Side::Top,
-            Vec2::new(min.x + skin, max.y + skin),
-            Vec2::new(max.x - skin, max.y + skin),
+            IVec2::new(span_lo.x, beyond_hi.y),
+            IVec2::new(span_hi.x, beyond_hi.y),
         ),
         (
             Side::Left,
-            Vec2::new(min.x - skin, min.y + skin),
-            Vec2::new(min.x - skin, max.y - skin),
+            IVec2::new(beyond_lo.x, span_lo.y),
+            IVec2::new(beyond_lo.x, span_hi.y),
         ),
         (
             Side::Right,
-            Vec2::new(max.x + skin, min.y + skin),
-            Vec2::new(max.x + skin, max.y - skin),
+            IVec2::new(beyond_hi.x, span_lo.y),
+            IVec2::new(beyond_hi.x, span_hi.y),
         ),
     ];
-    for (side, lo, hi) in bands {
-        for_each_tile(map, lo, hi, |x, y, kind| {
-            let (tmin, tmax) = map.tile_rect(x, y);
-            // Distance from the side to the tile's facing face (0 when flush).
-            let gap = match side {
-                Side::Bottom => min.y - tmax.y,
-                Side::Top => tmin.y - max.y,
-                Side::Left => min.x - tmax.x,
-                Side::Right => tmin.x - max.x,
-            };
-            if gap.abs() > skin {
-                return;
-            }
-            let holds = match kind {
-                TileKind::Solid => true,
-                _ => side == Side::Bottom && pass.holds(kind) && map.is_one_way_top(x, y),
-            };
-            if holds {
-                sides |= side_bit(side);
-                if side == Side::Bottom {
-                    standing_on = standing_on.max(Some(kind));
+    for (side, lo, hi) in lines {
+        let (lo, hi) = (lo.max(IVec2::ZERO), hi.min(last));
+        if lo.x > hi.x || lo.y > hi.y {
+            continue;
+        }
+        let (tmin, tmax) = map.tile_rect(lo.x, lo.y);
+        // Distance from the side to the facing faces of the line's tiles (0 when flush).
+        let gap = match side {
+            Side::Bottom => min.y - tmax.y,
+            Side::Top => tmin.y - max.y,
+            Side::Left => min.x - tmax.x,
+            Side::Right => tmin.x - max.x,
+        };
+        if gap.abs() > skin {
+            continue;
+        }
+        for y in lo.y..=hi.y {
+            for x in lo.x..=hi.x {
+                let kind = map.get(x, y);
+                let holds = match kind {
+                    TileKind::Solid => true,
+                    _ => side == Side::Bottom && pass.holds(kind) && map.is_one_way_top(x, y),
+                };
+                if holds {
+                    sides |= side_bit(side);
+                    if side == Side::Bottom {
+                        standing_on = standing_on.max(Some(kind));
+                    }
                 }
             }
-        });
+        }
     }
     (sides, standing_on)
 }
@@ -511,6 +524,7 @@ pub fn touching_sides(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::skin_at;
 
     const PARAMS: TileParams = TileParams {
         dt: 1.0 / 60.0,
@@ -549,13 +563,14 @@ mod tests {
 
     #[test]
     fn fast_path_gives_bit_identical_results() {
-        // Random bodies, many near tiles, many in open air: both paths agree to the bit.
+        // Random bodies, many near tiles, many in open air, some large or very fast, some partly
+        // off the map, with every pass-through setting: both paths agree to the bit.
         let m = map("................\n\
-             ......#.........\n\
-             ..-.......H.....\n\
+             ......#....H....\n\
+             ..-.......H#....\n\
+             ...--.....H.....\n\
              ................\n\
-             ................\n\
-             ....###.........\n\
+             ....###.....#...\n\
              ################");
         let mut x: u32 = 0x1234_5678;
         let mut u = move || {
@@ -568,15 +583,22 @@ mod tests {
             ground_friction: 10.0,
             ..PARAMS
         };
-        for _ in 0..2000 {
+        for i in 0..6000 {
+            // One body in ten is large (up to 8 tiles across), one in ten very fast.
+            let size = if i % 10 == 0 { 64.0 } else { 8.0 };
+            let speed = if i % 10 == 1 { 6000.0 } else { 600.0 };
             let b = body(
                 Vec2::new(u() * 300.0 - 20.0, u() * 160.0 - 20.0),
-                Vec2::new(1.0 + u() * 8.0, 1.0 + u() * 8.0),
-                Vec2::new(u() * 1200.0 - 600.0, u() * 1200.0 - 600.0),
+                Vec2::new(1.0 + u() * size, 1.0 + u() * size),
+                Vec2::new((u() * 2.0 - 1.0) * speed, (u() * 2.0 - 1.0) * speed),
             );
+            let pass = PassThrough {
+                drop_through: u() < 0.2,
+                climbing: u() < 0.3,
+            };
             let (mut fast, mut full) = (b, b);
-            let a = collide_with_tiles(&m, &mut fast, PassThrough::default(), &params);
-            let c = collide_near_tiles(&m, &mut full, PassThrough::default(), &params);
+            let a = collide_with_tiles(&m, &mut fast, pass, &params);
+            let c = collide_near_tiles(&m, &mut full, pass, &params);
             assert_eq!(
                 (a, fast.center.to_array().map(f32::to_bits)),
                 (c, full.center.to_array().map(f32::to_bits)),
@@ -678,6 +700,106 @@ mod tests {
         let expect = side_bit(Side::Left) | side_bit(Side::Right) | side_bit(Side::Bottom);
         assert_eq!(sides, expect);
         assert_eq!(on, Some(TileKind::Solid));
+    }
+
+    /// Touching sides by the definition: every non-empty tile in the band just beyond each
+    /// side, each checked on its own.
+    fn touching_sides_tile_by_tile(
+        map: &TileMap,
+        center: Vec2,
+        half: Vec2,
+        skin: f32,
+        pass: PassThrough,
+    ) -> (u8, Option<TileKind>) {
+        let (min, max) = (center - half, center + half);
+        let (mut sides, mut standing_on) = (0, None);
+        let bands = [
+            (
+                Side::Bottom,
+                min + Vec2::new(skin, -skin),
+                Vec2::new(max.x - skin, min.y - skin),
+            ),
+            (
+                Side::Top,
+                Vec2::new(min.x + skin, max.y + skin),
+                max + Vec2::new(-skin, skin),
+            ),
+            (
+                Side::Left,
+                min + Vec2::new(-skin, skin),
+                Vec2::new(min.x - skin, max.y - skin),
+            ),
+            (
+                Side::Right,
+                Vec2::new(max.x + skin, min.y + skin),
+                max + Vec2::new(skin, -skin),
+            ),
+        ];
+        for (side, lo, hi) in bands {
+            for_each_tile(map, lo, hi, |x, y, kind| {
+                let (tmin, tmax) = map.tile_rect(x, y);
+                let gap = match side {
+                    Side::Bottom => min.y - tmax.y,
+                    Side::Top => tmin.y - max.y,
+                    Side::Left => min.x - tmax.x,
+                    Side::Right => tmin.x - max.x,
+                };
+                let holds = kind == TileKind::Solid
+                    || side == Side::Bottom && pass.holds(kind) && map.is_one_way_top(x, y);
+                if gap.abs() <= skin && holds {
+                    sides |= side_bit(side);
+                    if side == Side::Bottom {
+                        standing_on = standing_on.max(Some(kind));
+                    }
+                }
+            });
+        }
+        (sides, standing_on)
+    }
+
+    #[test]
+    fn touching_sides_checks_each_side_once_as_each_tile_would() {
+        // Boxes flush with faces, just off them, inside tiles and off the map, on a map far
+        // from the origin (so float steps exceed the skin): the same as checking every tile.
+        let m = map("#..H.##.\n\
+             #..H-..#\n\
+             .-.....#\n\
+             ##.--###")
+        .with_origin(Vec2::new(-4096.0, 10000.0));
+        let mut x: u32 = 0x0BAD_5EED;
+        let mut u = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as f32 / 4_294_967_296.0
+        };
+        // Positions on a 4-unit lattice put many sides exactly on tile faces.
+        let mut touching = 0;
+        for i in 0..20000 {
+            let snap = |v: f32| {
+                if i % 2 == 0 {
+                    (v / 4.0).round() * 4.0
+                } else {
+                    v
+                }
+            };
+            let half = Vec2::new(snap(2.0 + u() * 20.0), snap(2.0 + u() * 20.0));
+            let min = Vec2::new(snap(u() * 160.0 - 16.0), snap(u() * 96.0 - 16.0));
+            let center = m.origin() + min + half;
+            let skin = skin_at(1e-3, center);
+            let pass = PassThrough {
+                drop_through: u() < 0.2,
+                climbing: u() < 0.3,
+            };
+            let got = touching_sides(&m, center, half, skin, pass);
+            assert_eq!(
+                got,
+                touching_sides_tile_by_tile(&m, center, half, skin, pass),
+                "{center} {half} {pass:?}"
+            );
+            touching += usize::from(got.0 != 0);
+        }
+        assert!(touching > 2000, "too few touching cases: {touching}");
     }
 
     #[test]
