@@ -138,6 +138,12 @@ impl Partition {
         self.index(cell).map_or(&[], |i| &self.cells[i])
     }
 
+    /// The bodies in the cell with flat index `flat` (`y * width + x`); none outside.
+    #[inline]
+    pub(crate) fn cell_at_flat(&self, flat: usize) -> &[Entity] {
+        self.cells.get(flat).map_or(&[], |c| c.as_slice())
+    }
+
     /// Every cell with its bodies, row by row from the bottom.
     pub fn cells(&self) -> impl Iterator<Item = (UVec2, &[Entity])> {
         let w = self.dims.x.max(1);
