@@ -2,6 +2,7 @@
 //! `GridAreas`; pairs are found once however many cells they share; touching counts.
 
 use bevy::prelude::*;
+use bevy_platformer_physics::geometry::signed_overlap;
 use proptest::prelude::*;
 
 use crate::common::*;
@@ -340,4 +341,67 @@ fn changing_the_map_or_cell_size_rebuilds_the_partition() {
     );
     assert_eq!(verify_partition(&mut app), Ok(()));
     assert!(app.world().get::<GridAreas>(a).unwrap().range().is_some());
+}
+
+#[test]
+fn a_crowded_cell_reports_exactly_the_touching_pairs_once() {
+    // 150 bodies in one 256-unit cell (more than the 64 the pair loop tests at a time): a
+    // lattice of boxes touching their neighbours exactly, and larger boxes overlapping many.
+    // One body in seven is on its own layer. No gravity, no velocity: the pairs are those of
+    // the spawned boxes, found by testing every pair. (Overlaps are compared in size: with
+    // centres level on an axis, the sign on it depends on which body the pair names first.)
+    let mut app = grid_app(16);
+    let mut boxes = Vec::new();
+    for k in 0..150 {
+        // Spawned out of lattice order, so touching neighbours lie far apart in the cell's list.
+        let i = k * 37 % 150;
+        let (col, row) = (i % 12, i / 12);
+        let (center, half) = if i % 10 == 9 {
+            (
+                Vec2::new(20.0 + 13.0 * col as f32, 24.0 + 9.0 * row as f32),
+                Vec2::new(9.0, 4.5),
+            )
+        } else {
+            (
+                Vec2::new(10.0 + 10.0 * col as f32, 10.0 + 10.0 * row as f32),
+                Vec2::splat(5.0),
+            )
+        };
+        let layers = if i % 7 == 3 {
+            CollisionLayers::new(LayerMask(2), LayerMask(2))
+        } else {
+            CollisionLayers::new(LayerMask(1), LayerMask(1))
+        };
+        let e = spawn(&mut app, center, half, Vec2::ZERO);
+        app.world_mut().entity_mut(e).insert(layers);
+        boxes.push((e, center, half, layers));
+    }
+    step(&mut app, 1);
+    let mut expected_pairs = 0;
+    for &(e, center, half, layers) in &boxes {
+        let mut expected: Vec<(Entity, Vec2)> = boxes
+            .iter()
+            .filter(|&&(o, ..)| o != e)
+            .filter(|&&(.., l)| layers.interacts_with(l))
+            .filter_map(|&(o, c, h, _)| signed_overlap(center, half, c, h).map(|v| (o, v.abs())))
+            .collect();
+        expected_pairs += expected.len();
+        let mut found: Vec<(Entity, Vec2)> = contacts(&app, e)
+            .iter()
+            .map(|c| (c.other, c.overlap.abs()))
+            .collect();
+        expected.sort_by_key(|&(o, _)| o);
+        found.sort_by_key(|&(o, _)| o);
+        assert_eq!(found, expected, "{e}");
+    }
+    let stats = *app.world().resource::<PhysicsStats>();
+    assert_eq!(stats.pairs_found * 2, expected_pairs);
+    assert!(stats.pairs_found > 300, "{stats:?}");
+    // Every pair of the cell whose layers match is tested once.
+    let same_layer = |k: u32| boxes.iter().filter(|b| b.3.memberships.0 == k).count();
+    let pairs = |n: usize| n * (n - 1) / 2;
+    assert_eq!(
+        stats.pairs_tested,
+        pairs(same_layer(1)) + pairs(same_layer(2))
+    );
 }
