@@ -146,7 +146,8 @@ fn collide_near_tiles(
     }
     move_and_slide(map, body, pass, params.dt, params.skin);
     let skin = skin_at(params.skin, body.center);
-    let (sides, standing_on) = touching_sides(map, body.center, body.half, skin, pass);
+    let (sides, standing_on, overlaps_ladder) =
+        surroundings(map, body.center, body.half, skin, pass);
     if sides & side_bit(Side::Bottom) != 0 && params.ground_friction > 0.0 {
         body.velocity.x *= (-params.ground_friction * params.dt).exp();
         // Exponential decay never reaches zero: stop for good below a visible speed.
@@ -157,7 +158,7 @@ fn collide_near_tiles(
     TileOutcome {
         sides,
         standing_on,
-        overlaps_ladder: overlaps_kind(map, body.center, body.half, skin, TileKind::Ladder),
+        overlaps_ladder,
         embedded,
     }
 }
@@ -454,6 +455,20 @@ pub fn touching_sides(
     skin: f32,
     pass: PassThrough,
 ) -> (u8, Option<TileKind>) {
+    let (sides, standing_on, _) = surroundings(map, center, half, skin, pass);
+    (sides, standing_on)
+}
+
+/// [`touching_sides`], and whether the box overlaps a ladder tile by more than the skin
+/// ([`overlaps_kind`] for [`TileKind::Ladder`]): the tiles the box overlaps are the range the
+/// sides span, so it is found once.
+fn surroundings(
+    map: &TileMap,
+    center: Vec2,
+    half: Vec2,
+    skin: f32,
+    pass: PassThrough,
+) -> (u8, Option<TileKind>, bool) {
     let (min, max) = (center - half, center + half);
     let mut sides = 0u8;
     let mut standing_on: Option<TileKind> = None;
@@ -518,7 +533,10 @@ pub fn touching_sides(
             }
         }
     }
-    (sides, standing_on)
+    // The tiles the box overlaps by more than the skin: those the sides span.
+    let (lo, hi) = (span_lo.max(IVec2::ZERO), span_hi.min(last));
+    let ladder = (lo.y..=hi.y).any(|y| (lo.x..=hi.x).any(|x| map.get(x, y) == TileKind::Ladder));
+    (sides, standing_on, ladder)
 }
 
 #[cfg(test)]
@@ -758,7 +776,7 @@ mod tests {
     }
 
     #[test]
-    fn touching_sides_checks_each_side_once_as_each_tile_would() {
+    fn touching_sides_and_ladders_are_found_as_each_tile_would_find_them() {
         // Boxes flush with faces, just off them, inside tiles and off the map, on a map far
         // from the origin (so float steps exceed the skin): the same as checking every tile.
         let m = map("#..H.##.\n\
@@ -774,7 +792,7 @@ mod tests {
             x as f32 / 4_294_967_296.0
         };
         // Positions on a 4-unit lattice put many sides exactly on tile faces.
-        let mut touching = 0;
+        let (mut touching, mut ladders) = (0, 0);
         for i in 0..20000 {
             let snap = |v: f32| {
                 if i % 2 == 0 {
@@ -798,8 +816,15 @@ mod tests {
                 "{center} {half} {pass:?}"
             );
             touching += usize::from(got.0 != 0);
+            let ladder = surroundings(&m, center, half, skin, pass).2;
+            assert_eq!(
+                ladder,
+                overlaps_kind(&m, center, half, skin, TileKind::Ladder)
+            );
+            ladders += usize::from(ladder);
         }
         assert!(touching > 2000, "too few touching cases: {touching}");
+        assert!(ladders > 500, "too few boxes on ladders: {ladders}");
     }
 
     #[test]
