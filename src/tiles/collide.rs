@@ -192,10 +192,7 @@ fn for_each_tile(map: &TileMap, min: Vec2, max: Vec2, mut f: impl FnMut(i32, i32
 /// Whether any non-empty tile lies in the range `[min, max]` touches.
 #[inline]
 fn any_tile(map: &TileMap, min: Vec2, max: Vec2) -> bool {
-    let Some((lo, hi)) = tile_range(map, min, max) else {
-        return false;
-    };
-    (lo.y..=hi.y).any(|y| (lo.x..=hi.x).any(|x| map.get(x, y) != TileKind::Empty))
+    tile_range(map, min, max).is_some_and(|(lo, hi)| map.any_in(lo, hi))
 }
 
 /// Whether the box overlaps a tile of `kind` by more than `skin` on both axes.

@@ -271,6 +271,29 @@ impl TileMap {
         &self.tiles
     }
 
+    /// Whether a non-empty tile lies in the inclusive range `lo..=hi`, which must lie inside
+    /// the map (see [`tile_range`](super::collide::tile_range)). Rows of up to 8 tiles are
+    /// read 8 bytes at a time.
+    #[inline]
+    pub(crate) fn any_in(&self, lo: IVec2, hi: IVec2) -> bool {
+        let (stride, n) = (self.width as usize, (hi.x - lo.x + 1) as usize);
+        let mut found = 0u64;
+        for y in lo.y..=hi.y {
+            let start = y as usize * stride + lo.x as usize;
+            match self.tiles.get(start..start + 8) {
+                Some(eight) if n <= 8 => {
+                    let bytes: [u8; 8] = core::array::from_fn(|i| eight[i] as u8);
+                    found |= u64::from_le_bytes(bytes) & (u64::MAX >> (64 - 8 * n));
+                }
+                _ => {
+                    let row = &self.tiles[start..start + n];
+                    found |= row.iter().fold(0, |any, &kind| any | kind as u64);
+                }
+            }
+        }
+        found != 0
+    }
+
     /// Whether the top face of `(x, y)` holds bodies coming from above like a one-way platform:
     /// a one-way tile, or the top tile of a ladder column, with no solid tile on top of it.
     #[inline]
@@ -355,6 +378,38 @@ mod tests {
         assert!(!map.is_one_way_top(0, 0), "ladder with ladder above");
         assert!(!map.is_one_way_top(1, 0), "one-way under a solid tile");
         assert!(!map.is_one_way_top(1, 1));
+    }
+
+    #[test]
+    fn any_in_finds_a_tile_exactly_when_one_lies_in_the_range() {
+        // 13 x 6 with few tiles: ranges of every width, at the end of rows and of the map.
+        let mut map = TileMap::new(13, 6, 16.0);
+        let mut x: u32 = 0x5EED_0042;
+        let mut u = move |n: u32| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x % n
+        };
+        let kinds = [TileKind::Ladder, TileKind::OneWay, TileKind::Solid];
+        for _ in 0..7 {
+            map.set(u(13) as i32, u(6) as i32, kinds[u(3) as usize]);
+        }
+        let (mut hits, mut misses) = (0, 0);
+        for _ in 0..3000 {
+            let (x0, y0) = (u(13) as i32, u(6) as i32);
+            let lo = IVec2::new(x0, y0);
+            let hi = IVec2::new(x0 + u(13 - x0 as u32) as i32, y0 + u(6 - y0 as u32) as i32);
+            let expected =
+                (lo.y..=hi.y).any(|y| (lo.x..=hi.x).any(|x| map.get(x, y) != TileKind::Empty));
+            assert_eq!(map.any_in(lo, hi), expected, "{lo} {hi}");
+            (hits, misses) = if expected {
+                (hits + 1, misses)
+            } else {
+                (hits, misses + 1)
+            };
+        }
+        assert!(hits > 300 && misses > 300, "{hits} {misses}");
     }
 
     #[test]
