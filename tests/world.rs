@@ -27,6 +27,69 @@ fn transform_follows_the_aabb_from_spawn_and_after_each_step() {
 }
 
 #[test]
+fn transform_follows_the_aabb_however_the_body_moved() {
+    // Moved by the response (two boxes spawned overlapping), by a kinematic velocity, by tile
+    // collision (falling), by nothing (resting), and teleported between steps.
+    let mut app = app(ascii("..........\n..........\n..........\n##########"));
+    let pushed = [
+        spawn(
+            &mut app,
+            Vec2::new(40.0, 24.0),
+            Vec2::splat(6.0),
+            Vec2::ZERO,
+        ),
+        spawn(
+            &mut app,
+            Vec2::new(46.0, 24.0),
+            Vec2::splat(6.0),
+            Vec2::ZERO,
+        ),
+    ];
+    let platform = app
+        .world_mut()
+        .spawn((
+            Kinematic,
+            Aabb::new(Vec2::new(120.0, 40.0), Vec2::new(16.0, 4.0)),
+            Velocity(Vec2::new(30.0, 0.0)),
+        ))
+        .id();
+    let falling = spawn(
+        &mut app,
+        Vec2::new(100.0, 56.0),
+        Vec2::splat(4.0),
+        Vec2::ZERO,
+    );
+    let resting = spawn(
+        &mut app,
+        Vec2::new(140.0, 22.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let bodies = [pushed[0], pushed[1], platform, falling, resting];
+    let follows = |app: &App, e: Entity| {
+        let t = app.world().get::<Transform>(e).unwrap().translation;
+        t.truncate() == aabb(app, e).center
+    };
+    step(&mut app, 1);
+    assert!(
+        pos(&app, pushed[1]).x - pos(&app, pushed[0]).x >= 12.0 - 1e-3,
+        "pushed apart"
+    );
+    for e in bodies {
+        assert!(follows(&app, e), "{e}");
+    }
+    app.world_mut().get_mut::<Aabb>(resting).unwrap().center = Vec2::new(20.0, 22.0);
+    for _ in 0..30 {
+        step(&mut app, 1);
+        for e in bodies {
+            assert!(follows(&app, e), "{e}");
+        }
+    }
+    assert_eq!(pos(&app, resting), Vec2::new(20.0, 22.0));
+    assert_eq!(pos(&app, platform).x, 120.0 + 31.0 * 0.5);
+}
+
+#[test]
 fn map_edits_take_effect_at_the_next_step() {
     let mut app = app(ascii("....\n....\n####"));
     let body = spawn(
