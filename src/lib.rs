@@ -89,6 +89,8 @@ pub mod response;
 pub mod schedule;
 pub mod sensors;
 pub mod shapes;
+#[cfg(test)]
+mod test_rng;
 pub mod tiles;
 pub mod timing;
 mod writeback;

@@ -540,6 +540,7 @@ fn surroundings(
 mod tests {
     use super::*;
     use crate::geometry::skin_at;
+    use crate::test_rng::unit_floats;
 
     const PARAMS: TileParams = TileParams {
         dt: 1.0 / 60.0,
@@ -587,13 +588,7 @@ mod tests {
              ................\n\
              ....###.....#...\n\
              ################");
-        let mut x: u32 = 0x1234_5678;
-        let mut u = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x as f32 / 4_294_967_296.0
-        };
+        let mut u = unit_floats(0x1234_5678);
         let params = TileParams {
             ground_friction: 10.0,
             ..PARAMS
@@ -781,13 +776,7 @@ mod tests {
              .-.....#\n\
              ##.--###")
         .with_origin(Vec2::new(-4096.0, 10000.0));
-        let mut x: u32 = 0x0BAD_5EED;
-        let mut u = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x as f32 / 4_294_967_296.0
-        };
+        let mut u = unit_floats(0x0BAD_5EED);
         // Positions on a 4-unit lattice put many sides exactly on tile faces.
         let (mut touching, mut ladders) = (0, 0);
         for i in 0..20000 {

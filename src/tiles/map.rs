@@ -315,6 +315,7 @@ impl TileMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::xorshift32;
 
     #[test]
     fn ascii_rows_are_top_first_and_padded() {
@@ -384,13 +385,8 @@ mod tests {
     fn any_in_finds_a_tile_exactly_when_one_lies_in_the_range() {
         // 13 x 6 with few tiles: ranges of every width, at the end of rows and of the map.
         let mut map = TileMap::new(13, 6, 16.0);
-        let mut x: u32 = 0x5EED_0042;
-        let mut u = move |n: u32| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x % n
-        };
+        let mut next = xorshift32(0x5EED_0042);
+        let mut u = move |n: u32| next() % n;
         let kinds = [TileKind::Ladder, TileKind::OneWay, TileKind::Solid];
         for _ in 0..7 {
             map.set(u(13) as i32, u(6) as i32, kinds[u(3) as usize]);
