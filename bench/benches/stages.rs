@@ -1,49 +1,35 @@
 //! Criterion benchmarks of each stage of the physics step, and of the whole step, on the
 //! "pile" scene at 10 000 bodies. Full steps always run (so every stage sees a realistic
-//! state); each benchmark reports the time of its own stage, read between the chained sets.
+//! state); each benchmark reports the time of its own stage, as the plugin's
+//! `StageTimingPlugin` clocks it between the chained sets.
 //!
 //! ```sh
 //! cargo bench -p pile-bench
 //! ```
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_platformer_physics::prelude::*;
+use bevy_platformer_physics::timing::{StageTimingPlugin, StageTimings};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[path = "../src/scene.rs"]
 #[allow(dead_code, reason = "the benches use only the scene builder")]
 mod scene;
 
-#[derive(Resource, Default)]
-struct Marks([Option<Instant>; 6]);
-
-fn mark<const N: usize>(mut marks: ResMut<Marks>) {
-    marks.0[N] = Some(Instant::now());
-}
-
 fn pile_app(n: usize) -> App {
     let s = scene::Scene::pile(n);
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, PhysicsPlugin::default()))
-        .insert_resource(PhysicsConfig {
-            partition_cell_tiles: 4,
-            ..default()
-        })
-        .init_resource::<Marks>();
-    use PhysicsSystems::*;
-    app.add_systems(
-        FixedUpdate,
-        (
-            mark::<0>.before(Integrate),
-            mark::<1>.after(Integrate).before(TileCollide),
-            mark::<2>.after(TileCollide).before(UpdatePartition),
-            mark::<3>.after(UpdatePartition).before(DetectPairs),
-            mark::<4>.after(DetectPairs).before(Respond),
-            mark::<5>.after(Sense),
-        ),
-    );
+    app.add_plugins((
+        MinimalPlugins,
+        PhysicsPlugin::default(),
+        StageTimingPlugin::default(),
+    ))
+    .insert_resource(PhysicsConfig {
+        partition_cell_tiles: 4,
+        ..default()
+    });
     app.insert_resource(s.tile_map());
     app.insert_resource(Time::<Fixed>::from_seconds(scene::DT as f64));
     for b in &s.bodies {
@@ -65,13 +51,11 @@ fn pile_app(n: usize) -> App {
     app
 }
 
-/// Time between marks `from` and `to` of the step just run.
+/// The stages `from..to` (indices into `timing::STAGES`) of the step just run.
 fn span(app: &App, from: usize, to: usize) -> Duration {
-    let m = &app.world().resource::<Marks>().0;
-    match (m[from], m[to]) {
-        (Some(a), Some(b)) => b.saturating_duration_since(a),
-        _ => Duration::ZERO,
-    }
+    app.world().resource::<StageTimings>().last[from..to]
+        .iter()
+        .sum()
 }
 
 fn stages(c: &mut Criterion) {
@@ -83,7 +67,8 @@ fn stages(c: &mut Criterion) {
         ("partition_update", 2, 3),
         ("pair_detection", 3, 4),
         ("response", 4, 5),
-        ("whole_step", 0, 5),
+        // Through the sensors stage, the last.
+        ("whole_step", 0, 6),
     ] {
         group.bench_function(name, |b| {
             b.iter_custom(|iters| {
