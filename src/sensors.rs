@@ -6,9 +6,9 @@
 //!
 //! 1. Its shape is placed at its `Transform` (translation, and for a rotated rectangle the
 //!    rotation about z).
-//! 2. The bodies of the [`Partition`] cells around the shape's
-//!    bounding box are tested against it at their current [`Aabb`](crate::Aabb) (touching counts), each
-//!    once, skipping the sensor's own entity and bodies whose [`CollisionLayers`] do not match.
+//! 2. The bodies of the [`Partition`] cells around the shape's bounding box are tested against
+//!    it at their current [`Aabb`](crate::Aabb) (touching counts), each once, skipping the
+//!    sensor's own entity and bodies whose [`CollisionLayers`] do not match.
 //! 3. The sorted list is compared with last step's: bodies only in the old list get a
 //!    [`SensorExited`], bodies only in the new one a [`SensorEntered`]. The new list becomes
 //!    the sensor's [`SensorContents`].
@@ -28,9 +28,10 @@ use crate::shapes::{BoxShape, Circle, RotatedRect, Shape};
 
 /// A shape that detects the bodies in it without pushing them (a trigger). Place it with the
 /// entity's [`Transform`], read as a world position (a parent's transform is not applied): on
-/// an entity that is also a body, the sensor follows the body (and never detects its own body). The bodies inside are in [`SensorContents`]; every entry and
-/// exit writes one [`SensorEntered`] or [`SensorExited`]. A [`CollisionLayers`] on the sensor
-/// filters what it detects, both ways, as for bodies.
+/// an entity that is also a body, the sensor follows the body (and never detects its own
+/// body). The bodies inside are in [`SensorContents`]; every entry and exit writes one
+/// [`SensorEntered`] or [`SensorExited`]. A [`CollisionLayers`] on the sensor filters what it
+/// detects, both ways, as for bodies.
 ///
 /// ```
 /// use bevy::prelude::*;
