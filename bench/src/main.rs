@@ -125,12 +125,8 @@ fn main() {
 fn run_dense(scene: &Scene, cell_tiles: u32) -> Run {
     let mut dense = dense::Dense::build(scene, cell_tiles);
     let times = measure(|| dense.step());
-    let mut line = String::from("dense stages (median ms):");
-    for (k, name) in dense::STAGES.iter().enumerate() {
-        let mut v: Vec<f64> = dense.stages[WARM_UP..].iter().map(|r| r[k]).collect();
-        v.sort_by(f64::total_cmp);
-        line += &format!(" {name} {:.3}", v[v.len() / 2]);
-    }
+    let rows = &dense.stages[WARM_UP..];
+    let line = report::stage_medians("dense stages (median ms):", &dense::STAGES, rows);
     eprintln!("{line}");
     summarize("dense", scene, times, &dense.boxes())
 }

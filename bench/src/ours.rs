@@ -83,12 +83,9 @@ pub fn time_stages(app: &mut App) {
 /// Prints each stage's median over the last `steps` steps.
 pub fn print_stages(app: &mut App, steps: usize) {
     let timings = app.world().resource::<StageTimings>();
-    let rows: Vec<_> = timings.history.iter().rev().take(steps).collect();
-    let mut line = String::from("stages (median ms):");
-    for (i, name) in STAGES.iter().enumerate() {
-        let mut v: Vec<f32> = rows.iter().map(|r| r[i]).collect();
-        v.sort_by(f32::total_cmp);
-        line += &format!(" {name} {:.3}", v.get(v.len() / 2).copied().unwrap_or(0.0));
-    }
+    let rows: Vec<_> = (timings.history.iter().rev().take(steps))
+        .map(|r| r.map(f64::from))
+        .collect();
+    let line = crate::report::stage_medians("stages (median ms):", &STAGES, &rows);
     eprintln!("{line}");
 }

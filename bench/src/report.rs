@@ -3,6 +3,18 @@
 use crate::scene::Outcome;
 use crate::{ENGINES, Run};
 
+/// `label`, then each stage's name and the median of its column of `rows` (ms), as one line.
+pub fn stage_medians<const N: usize>(label: &str, names: &[&str; N], rows: &[[f64; N]]) -> String {
+    let mut line = String::from(label);
+    for (k, name) in names.iter().enumerate() {
+        let mut column: Vec<f64> = rows.iter().map(|r| r[k]).collect();
+        column.sort_by(f64::total_cmp);
+        let median = column.get(column.len() / 2).copied().unwrap_or(0.0);
+        line += &format!(" {name} {median:.3}");
+    }
+    line
+}
+
 pub fn json_line(r: &Run) -> String {
     format!(
         "{{\"engine\":\"{}\",\"n\":{},\"median_ms\":{:.5},\"mean_ms\":{:.5},\"fell\":{},\"body_overlap\":{:.5},\"tile_overlap\":{:.5}}}",
