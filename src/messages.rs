@@ -2,6 +2,7 @@
 //! [`sensors`](crate::sensors), `SensorEntered` and `SensorExited`).
 
 use bevy::prelude::*;
+use bevy::utils::Parallel;
 
 /// Written when a body lands: it stands on something at the end of a step after not standing
 /// on anything at the end of the previous one. Written once per landing, not while it rests.
@@ -23,6 +24,30 @@ pub struct Landed {
     pub entity: Entity,
     /// Its velocity just before the landing removed the downward part.
     pub velocity: Vec2,
+}
+
+/// Landings found by a stage that runs on the task pool, written in entity order, so the
+/// messages come in the same order on any number of threads.
+#[derive(Default)]
+pub(crate) struct Landings {
+    found: Parallel<Vec<Landed>>,
+    sorted: Vec<Landed>,
+}
+
+impl Landings {
+    /// Records a landing (from any thread).
+    #[inline]
+    pub(crate) fn push(&self, landed: Landed) {
+        self.found.borrow_local_mut().push(landed);
+    }
+
+    /// Writes every recorded landing, in entity order, and forgets them.
+    pub(crate) fn write(&mut self, writer: &mut MessageWriter<Landed>) {
+        self.sorted.clear();
+        self.found.drain_into(&mut self.sorted);
+        self.sorted.sort_unstable_by_key(|l| l.entity);
+        writer.write_batch(self.sorted.drain(..));
+    }
 }
 
 /// Written when two bodies start touching or overlapping: once per contact episode, at the

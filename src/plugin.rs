@@ -12,7 +12,7 @@ use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted, Landed};
 use crate::pairs::{CollisionData, ContactLayout, Contacts, PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
-use crate::response::{report_object_landings, respond_to_contacts};
+use crate::response::respond_to_contacts;
 use crate::schedule::PhysicsSystems;
 use crate::sensors::{
     Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, update_sensors,
@@ -110,11 +110,7 @@ impl Plugin for PhysicsPlugin {
                     collide_tiles.in_set(PhysicsSystems::TileCollide),
                     update_partition.in_set(PhysicsSystems::UpdatePartition),
                     detect_pairs.in_set(PhysicsSystems::DetectPairs),
-                    (
-                        respond_to_contacts,
-                        report_object_landings,
-                        write_transforms,
-                    )
+                    (respond_to_contacts, write_transforms)
                         .chain()
                         .in_set(PhysicsSystems::Respond),
                     update_sensors.in_set(PhysicsSystems::Sense),

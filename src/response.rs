@@ -31,10 +31,10 @@
 
 use bevy::prelude::*;
 
-use crate::body::{Kinematic, MovingBodies, MovingBody};
+use crate::body::{MovingBodies, MovingBody};
 use crate::config::PhysicsConfig;
-use crate::flags::{PushFlags, Side, side_bit};
-use crate::messages::Landed;
+use crate::flags::{Side, side_bit};
+use crate::messages::{Landed, Landings};
 use crate::pairs::{CollisionData, ContactLayout};
 use crate::parallel::for_each_item;
 use crate::tiles::TileMap;
@@ -194,15 +194,20 @@ impl Response {
 }
 
 /// Applies [`respond`] to every non-kinematic body, in parallel above
-/// [`PhysicsConfig::parallel_min_bodies`].
+/// [`PhysicsConfig::parallel_min_bodies`], and writes [`Landed`] for the bodies that came to
+/// stand on another body (tile landings are written by tile collision; a body landing on both
+/// at once lands once). The landing velocity is the one the body had at detection (as in its
+/// [`Contacts`](crate::Contacts)). The messages are written in entity order.
 pub(crate) fn respond_to_contacts(
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     layout: Res<ContactLayout>,
     mut bodies: MovingBodies,
+    mut landings: Local<Landings>,
+    mut landed: MessageWriter<Landed>,
 ) {
     let touch = config.contact_tolerance;
-    let (map, layout) = (&*map, &*layout);
+    let (map, layout, found) = (&*map, &*layout, &*landings);
     let apply = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): MovingBody| {
         // The contacts as detected (the same as the body's `Contacts`), read from the
         // contiguous layout.
@@ -214,6 +219,14 @@ pub(crate) fn respond_to_contacts(
             return;
         }
         let r = respond(velocity.0, contacts, touch);
+        let bottom = Side::Bottom;
+        if r.sides & side_bit(bottom) != 0 && !flags.pushes_tile(bottom) && !flags.pushed(bottom) {
+            // Nothing changes the velocity between detection and here.
+            found.push(Landed {
+                entity,
+                velocity: velocity.0,
+            });
+        }
         if r.offset != Vec2::ZERO && aabb.is_valid() {
             let pass = PassThrough {
                 drop_through: switches.drop_through,
@@ -236,26 +249,7 @@ pub(crate) fn respond_to_contacts(
         state.ground_velocity = r.ground_velocity.unwrap_or(Vec2::ZERO);
     };
     for_each_item(&mut bodies, config.parallel_min_bodies, apply);
-}
-
-/// Writes [`Landed`] for bodies that came to stand on another body (tile landings are written
-/// by tile collision; a body landing on both at once lands once). The velocity is the one the
-/// body had at detection (as in its [`Contacts`](crate::Contacts)), read from the contact
-/// layout, so the thousands of landings of a large pile do not each read a heap block.
-pub(crate) fn report_object_landings(
-    layout: Res<ContactLayout>,
-    bodies: Query<(Entity, &PushFlags), Without<Kinematic>>,
-    mut landed: MessageWriter<Landed>,
-) {
-    for (entity, flags) in &bodies {
-        if flags.pushes_object(Side::Bottom)
-            && !flags.pushes_tile(Side::Bottom)
-            && !flags.pushed(Side::Bottom)
-        {
-            let velocity = layout.of(entity).first().map_or(Vec2::ZERO, |c| c.velocity);
-            landed.write(Landed { entity, velocity });
-        }
-    }
+    landings.write(&mut landed);
 }
 
 #[cfg(test)]

@@ -1,14 +1,13 @@
 //! The `TileCollide` system: runs [`collide_with_tiles`] for every body and records the result.
 
 use bevy::prelude::*;
-use bevy::utils::Parallel;
 
 use super::collide::{PassThrough, TileBody, TileParams, collide_with_tiles};
 use super::map::TileMap;
 use crate::body::{MovingBodies, MovingBody, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
-use crate::messages::Landed;
+use crate::messages::{Landed, Landings};
 use crate::parallel::for_each_item;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
@@ -20,8 +19,7 @@ pub(crate) fn collide_tiles(
     map: Res<TileMap>,
     mut bodies: MovingBodies,
     mut landed: MessageWriter<Landed>,
-    mut found: Local<Parallel<Vec<Landed>>>,
-    mut sorted: Local<Vec<Landed>>,
+    mut landings: Local<Landings>,
 ) {
     let params = TileParams {
         dt: time.timestep().as_secs_f32(),
@@ -32,7 +30,7 @@ pub(crate) fn collide_tiles(
     };
     let bounds = map.bounds();
     let map = &*map;
-    let shared = &*found;
+    let found = &*landings;
     let work = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): MovingBody| {
         if !aabb.is_valid() {
             return;
@@ -62,7 +60,7 @@ pub(crate) fn collide_tiles(
         };
         let outcome = collide_with_tiles(map, &mut body, pass, &params);
         if outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom) {
-            shared.borrow_local_mut().push(Landed {
+            found.push(Landed {
                 entity,
                 velocity: velocity.0,
             });
@@ -101,8 +99,5 @@ pub(crate) fn collide_tiles(
         });
     };
     for_each_item(&mut bodies, config.parallel_min_bodies, work);
-    sorted.clear();
-    found.drain_into(&mut sorted);
-    sorted.sort_unstable_by_key(|l| l.entity);
-    landed.write_batch(sorted.drain(..));
+    landings.write(&mut landed);
 }
