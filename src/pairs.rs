@@ -315,6 +315,7 @@ pub(crate) fn detect_pairs(
             for flat in chunk_range(i, CHUNKS, cell_count) {
                 let cell = UVec2::new(flat as u32 % dims.x, flat as u32 / dims.x);
                 touch_cell(partition, flat + READ_AHEAD);
+                prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
                 find_pairs_in_cell(partition.cell(cell), cell, snaps, now, out);
             }
         });
@@ -424,6 +425,34 @@ fn touch_cell(partition: &Partition, flat: usize) {
     if let Some(&first) = partition.cell_at_flat(flat).first() {
         core::hint::black_box(first);
     }
+}
+
+/// Asks the processor to start loading the snapshots of the bodies in `list` (a cell searched
+/// soon), so the gather does not wait for them.
+#[inline]
+fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
+    for &e in list {
+        if let Some(&k) = now.slot_of.get(e.index_u32() as usize)
+            && let Some(snap) = snaps.get(k as usize)
+        {
+            prefetch(snap);
+        }
+    }
+}
+
+/// A hint to load `value`'s cache line; it never faults and changes nothing.
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    // SAFETY: a prefetch only hints the cache; it reads nothing the program sees and cannot
+    // fault. SSE, which it needs, is part of every x86_64 processor.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+            (value as *const T).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 /// Tests every pair of one cell's list, keeping the pairs this cell owns.
