@@ -366,7 +366,14 @@ pub(crate) fn detect_pairs(
         let end = |i: usize| starts[chunk_range(i, CHUNKS, n).end] as usize;
         let fill = |i: usize, data: &mut [CollisionData], others: &mut [Entity]| {
             let base = starts[chunk_range(i, CHUNKS, n).start] as usize;
-            for (at, &entry) in entries[base..base + data.len()].iter().enumerate() {
+            let mine = &entries[base..base + data.len()];
+            for (at, &entry) in mine.iter().enumerate() {
+                // The other body of the contact a few ahead: its snapshot is a random read.
+                if let Some(&ahead) = mine.get(at + FILL_AHEAD) {
+                    let p = &pairs[(ahead >> 1) as usize];
+                    let other = if ahead & 1 == 0 { p.b } else { p.a };
+                    prefetch(&snaps[other as usize]);
+                }
                 let p = &pairs[(entry >> 1) as usize];
                 let (me, other, overlap) = if entry & 1 == 0 {
                     (&snaps[p.a as usize], &snaps[p.b as usize], p.overlap)
@@ -412,6 +419,9 @@ pub(crate) fn detect_pairs(
         pairs_found: found,
     };
 }
+
+/// How many contacts ahead of the one being filled the layout fill prefetches the other body.
+const FILL_AHEAD: usize = 8;
 
 /// How many cells ahead of the one being searched the pair loop starts reading.
 const READ_AHEAD: usize = 2;
