@@ -221,10 +221,10 @@ pub(crate) fn respond_to_contacts(
         let r = respond(velocity.0, contacts, touch);
         let bottom = Side::Bottom;
         if r.sides & side_bit(bottom) != 0 && !flags.pushes_tile(bottom) && !flags.pushed(bottom) {
-            // Nothing changes the velocity between detection and here.
+            // The velocity at detection, which every contact carries.
             found.push(Landed {
                 entity,
-                velocity: velocity.0,
+                velocity: contacts[0].velocity,
             });
         }
         if r.offset != Vec2::ZERO && aabb.is_valid() {

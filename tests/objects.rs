@@ -118,6 +118,48 @@ fn body_falling_onto_a_resting_body_stops_on_top_of_it() {
     );
 }
 
+/// Marks the body whose velocity a system between detection and response overwrites.
+#[derive(Component)]
+struct Meddled;
+
+#[test]
+fn a_landing_on_a_body_reports_the_velocity_detection_saw() {
+    let mut app = app(floor_room());
+    // A gameplay system between the two stages sets a velocity the landing must not report.
+    app.add_systems(
+        FixedUpdate,
+        (|mut q: Query<&mut Velocity, With<Meddled>>| {
+            for mut v in &mut q {
+                v.0 = Vec2::new(7.0, -1.0);
+            }
+        })
+        .after(PhysicsSystems::DetectPairs)
+        .before(PhysicsSystems::Respond),
+    );
+    spawn(&mut app, Vec2::new(200.0, 22.0), HALF, Vec2::ZERO);
+    // 5 units above the body below, falling 8 units in one step.
+    let above = spawn(
+        &mut app,
+        Vec2::new(200.0, 39.0),
+        HALF,
+        Vec2::new(0.0, -480.0),
+    );
+    app.world_mut().entity_mut(above).insert(Meddled);
+    let gravity = app.world().resource::<PhysicsConfig>().gravity;
+    step(&mut app, 1);
+    let landings: Vec<Landed> = drain_landed(&mut app)
+        .into_iter()
+        .filter(|l| l.entity == above)
+        .collect();
+    assert_eq!(landings.len(), 1, "landed on the body below");
+    let expected = Vec2::new(0.0, -480.0) + gravity * DT;
+    assert!(
+        (landings[0].velocity - expected).length() < 1e-3,
+        "{} against {expected}",
+        landings[0].velocity
+    );
+}
+
 #[test]
 fn landing_across_two_equal_bodies_at_once_moves_it_up_once() {
     let mut app = app_without_gravity(floor_room());
