@@ -4,7 +4,9 @@
 //! # Algorithm
 //!
 //! 1. **Snapshot.** Every partitioned body's box, velocity, old position and first cell are
-//!    copied into a dense array, so the pair loop reads contiguous memory.
+//!    copied into a dense array, so the pair loop reads contiguous memory. A body's slot is its
+//!    row in query order (read table by table, in pieces on the task pool); a body outside the
+//!    partition leaves its slot empty.
 //! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list whose
 //!    [`CollisionLayers`] match is tested with the
 //!    signed overlap of article 000 (touching counts). A pair sharing several cells is kept only
@@ -27,7 +29,7 @@ use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::flags::PushFlags;
 use crate::geometry::signed_overlap;
-use crate::layers::CollisionLayers;
+use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item, for_each_split};
 use crate::partition::{GridAreas, Partition, first_shared_cell};
@@ -163,6 +165,21 @@ struct Snap {
     layers: CollisionLayers,
 }
 
+impl Snap {
+    /// The contents of an empty slot (never read).
+    const EMPTY: Snap = Snap {
+        entity: Entity::PLACEHOLDER,
+        center: Vec2::ZERO,
+        half: Vec2::ZERO,
+        velocity: Vec2::ZERO,
+        old: Vec2::ZERO,
+        first_cell: UVec2::ZERO,
+        kinematic: false,
+        blocked: 0,
+        layers: CollisionLayers::new(LayerMask::NONE, LayerMask::NONE),
+    };
+}
+
 #[derive(Clone, Copy)]
 struct Pair {
     a: u32,
@@ -274,33 +291,61 @@ pub(crate) fn detect_pairs(
     let l = &mut *layout;
     // The last detection's partners become the previous step's.
     core::mem::swap(&mut l.now, &mut l.last);
-    // 1. Snapshot.
-    s.snaps.clear();
+    // 1. Snapshot: every body gets a slot, its row in query order, table by table; a body
+    //    outside the partition keeps its slot empty (`Entity::PLACEHOLDER`), so it is never
+    //    found there. Filled on the task pool, each piece writing only its own slots.
+    let tables = || {
+        bodies
+            .contiguous_iter()
+            .expect("the physics components are stored in tables")
+    };
+    let n: usize = tables().map(|t| t.0.len()).sum();
+    let parallel = n >= config.parallel_min_bodies;
+    s.snaps.resize(n, Snap::EMPTY);
     l.now.entities.clear();
+    l.now.entities.resize(n, Entity::PLACEHOLDER);
     l.now.forgotten = false;
-    for (entity, aabb, velocity, old, areas, flags, layers, kinematic) in &bodies {
-        let Some((first_cell, _)) = areas.range() else {
-            continue;
+    let mut base = 0;
+    for (entities, aabbs, velocities, olds, areas, flags, layers, kinematic) in tables() {
+        let len = entities.len();
+        let end = |i: usize| chunk_range(i, CHUNKS, len).end;
+        let snap = |i: usize, snaps: &mut [Snap], slots: &mut [Entity]| {
+            let rows = chunk_range(i, CHUNKS, len);
+            for ((row, snap), slot) in rows.zip(snaps).zip(slots) {
+                let Some((first_cell, _)) = areas[row].range() else {
+                    *slot = Entity::PLACEHOLDER;
+                    continue;
+                };
+                *slot = entities[row];
+                *snap = Snap {
+                    entity: entities[row],
+                    center: aabbs[row].center,
+                    half: aabbs[row].half_extents,
+                    velocity: velocities[row].0,
+                    old: olds[row].0,
+                    first_cell,
+                    kinematic,
+                    blocked: flags[row].blocked_sides(),
+                    layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
+                };
+            }
         };
+        let slots = &mut l.now.entities[base..base + len];
+        for_each_split(&mut s.snaps[base..base + len], slots, end, parallel, snap);
+        base += len;
+    }
+    let mut detected = 0;
+    for (k, &entity) in l.now.entities.iter().enumerate() {
+        if entity == Entity::PLACEHOLDER {
+            continue;
+        }
         let index = entity.index_u32() as usize;
         if l.now.slot_of.len() <= index {
             l.now.slot_of.resize(index + 1, u32::MAX);
         }
-        l.now.slot_of[index] = s.snaps.len() as u32;
-        l.now.entities.push(entity);
-        s.snaps.push(Snap {
-            entity,
-            center: aabb.center,
-            half: aabb.half_extents,
-            velocity: velocity.0,
-            old: old.0,
-            first_cell,
-            kinematic,
-            blocked: flags.blocked_sides(),
-            layers: layers.copied().unwrap_or_default(),
-        });
+        l.now.slot_of[index] = k as u32;
+        detected += 1;
     }
-    let parallel = s.snaps.len() >= config.parallel_min_bodies;
 
     // 2. Pairs, piece by piece of the cell list.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
@@ -413,7 +458,7 @@ pub(crate) fn detect_pairs(
     for_each_item(&mut contacts, config.parallel_min_bodies, refill);
 
     *stats = PhysicsStats {
-        bodies: n,
+        bodies: detected,
         occupied_cells: partition.occupied_cells(),
         pairs_tested: tested,
         pairs_found: found,

@@ -128,3 +128,35 @@ fn huge_finite_velocity_is_stopped_by_the_wall() {
     assert_eq!(good, reference());
     assert_eq!(pos(&app, bad), Vec2::new(100.0, 22.0));
 }
+
+#[test]
+fn a_body_left_out_takes_no_part_in_pair_detection_until_fixed() {
+    let mut app = app(level());
+    let half = Vec2::splat(6.0);
+    // Two bodies side by side on the floor, and between them in spawn order (so in the row
+    // order pair detection reads) an invalid one at the same place.
+    let left = spawn(&mut app, Vec2::new(100.0, 22.0), half, Vec2::ZERO);
+    let broken = spawn(&mut app, Vec2::new(106.0, 22.0), Vec2::ZERO, Vec2::ZERO);
+    let right = spawn(&mut app, Vec2::new(112.0, 22.0), half, Vec2::ZERO);
+    step(&mut app, 1);
+    let others =
+        |app: &App, e| -> Vec<Entity> { contacts(app, e).iter().map(|c| c.other).collect() };
+    assert_eq!(others(&app, left), [right]);
+    assert_eq!(others(&app, right), [left]);
+    assert!(contacts(&app, broken).is_empty());
+    let stats = *app.world().resource::<PhysicsStats>();
+    assert_eq!((stats.bodies, stats.pairs_found), (2, 1), "{stats:?}");
+    // Given a size, it is detected again, against both.
+    app.world_mut()
+        .get_mut::<Aabb>(broken)
+        .unwrap()
+        .half_extents = half;
+    step(&mut app, 1);
+    let stats = *app.world().resource::<PhysicsStats>();
+    assert_eq!(stats.bodies, 3, "{stats:?}");
+    let mut found = others(&app, broken);
+    found.sort();
+    let mut both = vec![left, right];
+    both.sort();
+    assert_eq!(found, both);
+}
