@@ -291,9 +291,10 @@ pub(crate) fn detect_pairs(
     let l = &mut *layout;
     // The last detection's partners become the previous step's.
     core::mem::swap(&mut l.now, &mut l.last);
-    // 1. Snapshot: every body gets a slot, its row in query order, table by table; a body
+    // 1. Snapshot: every body gets a slot, its row in query order (table after table); a body
     //    outside the partition keeps its slot empty (`Entity::PLACEHOLDER`), so it is never
-    //    found there. Filled on the task pool, each piece writing only its own slots.
+    //    found there. Filled in pieces of rows on the task pool, each piece writing only its
+    //    own slots and walking the tables to find its rows (a game may have many small ones).
     let tables = || {
         bodies
             .contiguous_iter()
@@ -305,19 +306,21 @@ pub(crate) fn detect_pairs(
     l.now.entities.clear();
     l.now.entities.resize(n, Entity::PLACEHOLDER);
     l.now.forgotten = false;
-    let mut base = 0;
-    for (entities, aabbs, velocities, olds, areas, flags, layers, kinematic) in tables() {
-        let len = entities.len();
-        let end = |i: usize| chunk_range(i, CHUNKS, len).end;
-        let snap = |i: usize, snaps: &mut [Snap], slots: &mut [Entity]| {
-            let rows = chunk_range(i, CHUNKS, len);
-            for ((row, snap), slot) in rows.zip(snaps).zip(slots) {
+    let end = |i: usize| chunk_range(i, CHUNKS, n).end;
+    let snap = |i: usize, snaps: &mut [Snap], slots: &mut [Entity]| {
+        let rows = chunk_range(i, CHUNKS, n);
+        let mut base = 0;
+        for (entities, aabbs, velocities, olds, areas, flags, layers, kinematic) in tables() {
+            let table = base..base + entities.len();
+            base = table.end;
+            for slot in rows.start.max(table.start)..rows.end.min(table.end) {
+                let (row, at) = (slot - table.start, slot - rows.start);
                 let Some((first_cell, _)) = areas[row].range() else {
-                    *slot = Entity::PLACEHOLDER;
+                    slots[at] = Entity::PLACEHOLDER;
                     continue;
                 };
-                *slot = entities[row];
-                *snap = Snap {
+                slots[at] = entities[row];
+                snaps[at] = Snap {
                     entity: entities[row],
                     center: aabbs[row].center,
                     half: aabbs[row].half_extents,
@@ -329,11 +332,12 @@ pub(crate) fn detect_pairs(
                     layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
                 };
             }
-        };
-        let slots = &mut l.now.entities[base..base + len];
-        for_each_split(&mut s.snaps[base..base + len], slots, end, parallel, snap);
-        base += len;
-    }
+            if base >= rows.end {
+                break;
+            }
+        }
+    };
+    for_each_split(&mut s.snaps, &mut l.now.entities, end, parallel, snap);
     let mut detected = 0;
     for (k, &entity) in l.now.entities.iter().enumerate() {
         if entity == Entity::PLACEHOLDER {

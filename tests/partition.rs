@@ -343,11 +343,16 @@ fn changing_the_map_or_cell_size_rebuilds_the_partition() {
     assert!(app.world().get::<GridAreas>(a).unwrap().range().is_some());
 }
 
+/// A game's own marker component, one type per `K`.
+#[derive(Component)]
+struct Kind<const K: u8>;
+
 #[test]
 fn a_crowded_cell_reports_exactly_the_touching_pairs_once() {
     // 150 bodies in one 256-unit cell (more than the 64 the pair loop tests at a time): a
     // lattice of boxes touching their neighbours exactly, and larger boxes overlapping many.
-    // One body in seven is on its own layer. No gravity, no velocity: the pairs are those of
+    // One body in seven is on its own layer, and the bodies are of five kinds (five tables). No
+    // gravity, no velocity: the pairs are those of
     // the spawned boxes, found by testing every pair. (Overlaps are compared in size: with
     // centres level on an axis, the sign on it depends on which body the pair names first.)
     let mut app = grid_app(16);
@@ -373,7 +378,17 @@ fn a_crowded_cell_reports_exactly_the_touching_pairs_once() {
             CollisionLayers::new(LayerMask(1), LayerMask(1))
         };
         let e = spawn(&mut app, center, half, Vec2::ZERO);
-        app.world_mut().entity_mut(e).insert(layers);
+        let mut body = app.world_mut().entity_mut(e);
+        body.insert(layers);
+        // Five kinds of body, as a game has, so they lie in five tables of different sizes and
+        // detection reads them table after table, not in spawn order.
+        match [0, 0, 1, 2, 2, 2, 3, 4][k % 8] {
+            0 => body.insert(Kind::<0>),
+            1 => body.insert(Kind::<1>),
+            2 => body.insert(Kind::<2>),
+            3 => body.insert(Kind::<3>),
+            _ => body.insert(Kind::<4>),
+        };
         boxes.push((e, center, half, layers));
     }
     step(&mut app, 1);
