@@ -246,7 +246,11 @@ pub(crate) fn respond_to_contacts(
                 flags.set_object(side);
             }
         }
-        state.ground_velocity = r.ground_velocity.unwrap_or(Vec2::ZERO);
+        // Written only when changed, so a resting body's `BodyState` keeps its change tick.
+        let ground = r.ground_velocity.unwrap_or(Vec2::ZERO);
+        if state.ground_velocity != ground {
+            state.ground_velocity = ground;
+        }
     };
     for_each_item(&mut bodies, config.parallel_min_bodies, apply);
     landings.write(&mut landed);

@@ -161,6 +161,29 @@ fn a_landing_on_a_body_reports_the_velocity_detection_saw() {
 }
 
 #[test]
+fn a_stack_at_rest_leaves_its_body_state_unchanged() {
+    let mut app = app(floor_room());
+    let below = spawn(&mut app, Vec2::new(200.0, 22.0), HALF, Vec2::ZERO);
+    let above = spawn(&mut app, Vec2::new(200.0, 34.0), HALF, Vec2::ZERO);
+    step(&mut app, 30);
+    let changed = |app: &App, e: Entity| {
+        let state = app.world().entity(e).get_ref::<BodyState>().unwrap();
+        state.last_changed()
+    };
+    let settled = (changed(&app, below), changed(&app, above));
+    step(&mut app, 5);
+    assert!(
+        flags(&app, above).pushes_object(Side::Bottom),
+        "still stacked"
+    );
+    assert_eq!(
+        (changed(&app, below), changed(&app, above)),
+        settled,
+        "nothing about either body's surroundings changed, so neither state is written"
+    );
+}
+
+#[test]
 fn landing_across_two_equal_bodies_at_once_moves_it_up_once() {
     let mut app = app_without_gravity(floor_room());
     let left = spawn_kinematic(&mut app, Vec2::new(194.0, 22.0), HALF, Vec2::ZERO);
