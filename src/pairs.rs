@@ -499,7 +499,9 @@ fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
     }
 }
 
-/// A hint to load `value`'s cache line; it never faults and changes nothing.
+/// A hint to load `value`'s cache line; it never faults and changes nothing. The one `unsafe`
+/// of the crate, for a measured reason: with it pair detection at 64k bodies was 5% lower in a
+/// quiet spell and 15% in a busy one, and a plain read in its place gained about half as much.
 #[inline(always)]
 fn prefetch<T>(value: &T) {
     // SAFETY: a prefetch only hints the cache; it reads nothing the program sees and cannot
