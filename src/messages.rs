@@ -7,6 +7,13 @@ use bevy::utils::Parallel;
 /// Written when a body lands: it stands on something at the end of a step after not standing
 /// on anything at the end of the previous one. Written once per landing, not while it rests.
 ///
+/// Landings on tiles are written by [`PhysicsSystems::TileCollide`], then landings on other
+/// bodies by [`PhysicsSystems::Respond`], each group in entity order: the same order on every
+/// run and on any number of threads.
+///
+/// [`PhysicsSystems::TileCollide`]: crate::PhysicsSystems::TileCollide
+/// [`PhysicsSystems::Respond`]: crate::PhysicsSystems::Respond
+///
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_platformer_physics::prelude::*;
