@@ -491,6 +491,8 @@ fn touch_cell(partition: &Partition, flat: usize) {
 #[inline]
 fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
     for &e in list {
+        // Not `Partners::slot`: its check that the slot still holds `e` is one more random
+        // read, and a stale slot costs only a wasted hint.
         if let Some(&k) = now.slot_of.get(e.index_u32() as usize)
             && let Some(snap) = snaps.get(k as usize)
         {
