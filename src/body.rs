@@ -290,13 +290,24 @@ impl BodyState {
 /// Calls `say` when `bad` starts holding for this body (once per episode), and forgets the
 /// warning once it stops holding. Takes the `Mut` so the state is only marked changed when a
 /// warning bit actually changes.
+///
+/// Runs for every body several times a step and almost never changes anything: the check is
+/// inlined, the change is not.
+#[inline]
 pub(crate) fn warn_once_while(state: &mut Mut<BodyState>, bit: u8, bad: bool, say: impl FnOnce()) {
+    if bad != state.is_raised(bit) {
+        flip_warning(state, bit, bad, say);
+    }
+}
+
+/// The rare half of [`warn_once_while`]: the episode starts (warn) or ends (forget).
+#[cold]
+#[inline(never)]
+fn flip_warning(state: &mut Mut<BodyState>, bit: u8, bad: bool, say: impl FnOnce()) {
     if bad {
-        if !state.is_raised(bit) {
-            state.raise(bit);
-            say();
-        }
-    } else if state.is_raised(bit) {
+        state.raise(bit);
+        say();
+    } else {
         state.clear(bit);
     }
 }
