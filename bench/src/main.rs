@@ -7,6 +7,8 @@
 //! cargo run --release -p pile-bench -- one ours 16000   # one process: one JSON line
 //! PILE_STAGES=1 cargo run --release -p pile-bench -- one ours 64000   # and each stage's median
 //! cargo run --release -p pile-bench -- one dense 64000  # the experiment of dense.rs
+//! PILE_STEPS=40 cargo run --release -p pile-bench -- one ours 4000   # 40 measured steps
+//! bench/instructions.sh 4000          # instructions per body per step (valgrind)
 //! ```
 
 mod avian;
@@ -131,12 +133,22 @@ fn run_dense(scene: &Scene, cell_tiles: u32) -> Run {
     summarize("dense", scene, times, &dense.boxes())
 }
 
-/// Runs `step` [`WARM_UP`] times, then times it [`MEASURED`] times (ms).
+/// How many steps are timed: [`MEASURED`], or `PILE_STEPS` (at least 2) when set.
+/// `bench/instructions.sh` runs each engine with two step counts and takes the difference, so
+/// that building the scene does not count.
+fn measured_steps() -> usize {
+    std::env::var("PILE_STEPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(MEASURED, |n: usize| n.max(2))
+}
+
+/// Runs `step` [`WARM_UP`] times, then times it [`measured_steps`] times (ms).
 fn measure(mut step: impl FnMut()) -> Vec<f64> {
     for _ in 0..WARM_UP {
         step();
     }
-    (0..MEASURED)
+    (0..measured_steps())
         .map(|_| {
             let t = Instant::now();
             step();
@@ -149,7 +161,12 @@ fn measure(mut step: impl FnMut()) -> Vec<f64> {
 fn summarize(engine: &str, scene: &Scene, mut times: Vec<f64>, boxes: &[(Vec2, Vec2)]) -> Run {
     let mean_ms = times.iter().sum::<f64>() / times.len() as f64;
     times.sort_by(f64::total_cmp);
-    let median_ms = (times[MEASURED / 2 - 1] + times[MEASURED / 2]) / 2.0;
+    let half = times.len() / 2;
+    let median_ms = if times.len().is_multiple_of(2) {
+        (times[half - 1] + times[half]) / 2.0
+    } else {
+        times[half]
+    };
     Run {
         engine: engine.to_string(),
         n: scene.bodies.len(),
@@ -187,7 +204,7 @@ fn run_one(engine: &str, n: usize) -> Run {
     app.update();
     let times = measure(|| app.update());
     if stages {
-        ours::print_stages(&mut app, MEASURED);
+        ours::print_stages(&mut app, measured_steps());
     }
     let boxes = match engine {
         "ours" => ours::boxes(&mut app),

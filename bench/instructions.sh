@@ -1,0 +1,33 @@
+#!/bin/sh
+# Instructions per body per step on the pile, counted by valgrind's callgrind: the same count
+# for the same binary whatever else the machine is doing, unlike the timings. Each engine runs
+# twice, with 240 and with 40 measured steps (PILE_STEPS), and the difference is divided by
+# 200 steps and N bodies, so building the scene does not count. Runs on one core, so every
+# engine takes its single-threaded path (task-pool overhead is not in the count).
+#
+#   bench/instructions.sh [N] [engine ...]     # default: 4000, ours avian2d rapier floor dense
+#
+# Needs valgrind (callgrind_annotate comes with it). Slow: about 50 times the run's own time
+# (at 4000 bodies, about 10 minutes for all five).
+set -eu
+n=${1:-4000}
+[ $# -gt 0 ] && shift
+engines=${*:-ours avian2d rapier floor dense}
+cd "$(dirname "$0")/.."
+cargo build --release -p pile-bench
+bin=${CARGO_TARGET_DIR:-target}/release/pile-bench
+out=$(mktemp -d)
+count() { # engine steps -> total instructions of the run
+    PILE_STEPS=$2 taskset -c 0 valgrind --tool=callgrind \
+        --callgrind-out-file="$out/$1-$2.out" "$bin" one "$1" "$n" >"$out/$1-$2.json" 2>/dev/null
+    callgrind_annotate "$out/$1-$2.out" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
+}
+echo "| engine | N | instructions per body per step |"
+echo "| --- | ---: | ---: |"
+for engine in $engines; do
+    long=$(count "$engine" 240)
+    short=$(count "$engine" 40)
+    echo "| $engine | $n | $(((long - short) / (200 * n))) |"
+done
+echo
+echo "callgrind files (callgrind_annotate --inclusive=yes FILE shows where): $out"
