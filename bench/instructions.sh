@@ -15,8 +15,10 @@ n=${1:-4000}
 engines=${*:-ours avian2d rapier floor dense}
 cd "$(dirname "$0")/.."
 cargo build --release -p pile-bench
-bin=${CARGO_TARGET_DIR:-target}/release/pile-bench
 out=$(mktemp -d)
+# A copy, so that a rebuild while this runs cannot mix two binaries in one difference.
+bin=$out/pile-bench
+cp "${CARGO_TARGET_DIR:-target}/release/pile-bench" "$bin"
 count() { # engine steps -> total instructions of the run
     PILE_STEPS=$2 taskset -c 0 valgrind --tool=callgrind \
         --callgrind-out-file="$out/$1-$2.out" "$bin" one "$1" "$n" >"$out/$1-$2.json" 2>/dev/null

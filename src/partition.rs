@@ -18,7 +18,7 @@ use bevy::utils::Parallel;
 
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
-use crate::geometry::{divide, floor_to_ivec2};
+use crate::geometry::{divide, floor_clamped};
 use crate::parallel::for_each_item;
 use crate::tiles::TileMap;
 
@@ -169,9 +169,7 @@ impl Partition {
     pub fn cell_range(&self, min: Vec2, max: Vec2) -> CellRange {
         let last = self.dims.saturating_sub(UVec2::ONE).as_ivec2();
         let to_cell = |p: Vec2| {
-            floor_to_ivec2(divide(p - self.origin, self.cell_size))
-                .clamp(IVec2::ZERO, last)
-                .as_uvec2()
+            floor_clamped(divide(p - self.origin, self.cell_size), IVec2::ZERO, last).as_uvec2()
         };
         (to_cell(min), to_cell(max))
     }

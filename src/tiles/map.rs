@@ -256,7 +256,13 @@ impl TileMap {
     /// Coordinates beyond `i32` saturate.
     #[inline]
     pub fn tile_at(&self, p: Vec2) -> IVec2 {
-        floor_to_ivec2(divide(p - self.origin, self.tile_size))
+        floor_to_ivec2(self.in_tiles(p))
+    }
+
+    /// World point `p` in tile units from the map's origin (not rounded).
+    #[inline]
+    pub(crate) fn in_tiles(&self, p: Vec2) -> Vec2 {
+        divide(p - self.origin, self.tile_size)
     }
 
     /// The world rectangle of tile `(x, y)` as `(min, max)` corners.
