@@ -30,7 +30,7 @@
 
 use bevy::math::{IVec2, Vec2};
 
-use super::map::{TileKind, TileMap};
+use super::map::{TileKind, TileMap, corner_in_tiles};
 use crate::flags::{Side, side_bit};
 use crate::geometry::{Axis, PointSweep, SweepHit, interval_overlap, skin_at};
 
@@ -169,12 +169,10 @@ pub fn tile_range(map: &TileMap, min: Vec2, max: Vec2) -> Option<(IVec2, IVec2)>
     // Every body makes several of these a step, so the corners are rounded towards zero, which
     // takes fewer instructions than rounding down. The two differ only on negative fractions:
     // the lower corner clamps those to 0 either way, and the upper corner maps every negative
-    // coordinate to -1 (an empty range, as rounding down gives).
+    // coordinate to -1 (an empty range, as rounding down gives; see `TileMap::range_corner`).
     let (lo, hi) = (map.in_tiles(min), map.in_tiles(max));
     let lo = IVec2::new(lo.x as i32, lo.y as i32).max(IVec2::ZERO);
-    let upper = |v: f32| if v < 0.0 { -1 } else { v as i32 };
-    let hi = IVec2::new(upper(hi.x), upper(hi.y))
-        .min(IVec2::new(map.width() as i32 - 1, map.height() as i32 - 1));
+    let hi = corner_in_tiles(hi).min(IVec2::new(map.width() as i32 - 1, map.height() as i32 - 1));
     (lo.x <= hi.x && lo.y <= hi.y).then_some((lo, hi))
 }
 
@@ -493,8 +491,9 @@ fn surroundings(
     // skin: one row of tiles (bottom, top) or one column (left, right), whose facing faces all
     // lie at the same distance from the side. So the distance is checked once per side, and the
     // tiles are looked at only when the side is within the skin of them.
-    let (span_lo, span_hi) = (map.tile_at(min + skin), map.tile_at(max - skin));
-    let (beyond_lo, beyond_hi) = (map.tile_at(min - skin), map.tile_at(max + skin));
+    // Every line and the ladder range are clipped to the map below.
+    let (span_lo, span_hi) = (map.range_corner(min + skin), map.range_corner(max - skin));
+    let (beyond_lo, beyond_hi) = (map.range_corner(min - skin), map.range_corner(max + skin));
     let last = IVec2::new(map.width() as i32 - 1, map.height() as i32 - 1);
     let lines = [
         (
@@ -855,7 +854,12 @@ mod tests {
             ),
         ];
         for (side, lo, hi) in bands {
-            for_each_tile(map, lo, hi, |x, y, kind| {
+            // Every tile the band touches, found with `tile_at` alone (not with the range
+            // functions under test); `get` is empty off the map.
+            let (lo, hi) = (map.tile_at(lo), map.tile_at(hi));
+            let tiles = (lo.y..=hi.y).flat_map(|y| (lo.x..=hi.x).map(move |x| (x, y)));
+            for (x, y) in tiles {
+                let kind = map.get(x, y);
                 let (tmin, tmax) = map.tile_rect(x, y);
                 let gap = match side {
                     Side::Bottom => min.y - tmax.y,
@@ -871,7 +875,7 @@ mod tests {
                         standing_on = standing_on.max(Some(kind));
                     }
                 }
-            });
+            }
         }
         (sides, standing_on)
     }
@@ -897,7 +901,14 @@ mod tests {
                 }
             };
             let half = Vec2::new(snap(2.0 + u() * 20.0), snap(2.0 + u() * 20.0));
-            let min = Vec2::new(snap(u() * 160.0 - 16.0), snap(u() * 96.0 - 16.0));
+            let mut min = Vec2::new(snap(u() * 160.0 - 16.0), snap(u() * 96.0 - 16.0));
+            // One box in ten lies wholly left of the map, and one below it, by less than a
+            // tile: its sides must not see the first column or row.
+            match i % 10 {
+                8 => min.x = -2.0 * half.x - snap(u() * 16.0),
+                9 => min.y = -2.0 * half.y - snap(u() * 16.0),
+                _ => {}
+            }
             let center = m.origin() + min + half;
             let skin = skin_at(1e-3, center);
             let pass = PassThrough {
