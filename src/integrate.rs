@@ -14,16 +14,25 @@ use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
 
 /// Adds `gravity * dt` to `velocity`, then caps the speed along gravity at `max_fall_speed`.
+#[inline]
 pub fn apply_gravity(velocity: Vec2, gravity: Vec2, max_fall_speed: f32, dt: f32) -> Vec2 {
-    let mut v = velocity + gravity * dt;
+    let v = velocity + gravity * dt;
     // Axis-aligned gravity (the usual case) is capped exactly on its axis.
     if gravity.x == 0.0 && gravity.y != 0.0 {
         let down = gravity.y.signum();
         if v.y * down > max_fall_speed {
-            v.y = max_fall_speed * down;
+            return Vec2::new(v.x, max_fall_speed * down);
         }
         return v;
     }
+    cap_fall_off_axis(v, gravity, max_fall_speed)
+}
+
+/// [`apply_gravity`]'s cap for sideways or slanted gravity, out of line: every body takes the
+/// vertical case every step.
+#[inline(never)]
+fn cap_fall_off_axis(v: Vec2, gravity: Vec2, max_fall_speed: f32) -> Vec2 {
+    let mut v = v;
     if gravity.y == 0.0 && gravity.x != 0.0 {
         let down = gravity.x.signum();
         if v.x * down > max_fall_speed {

@@ -28,6 +28,12 @@ pub(crate) fn collide_tiles(
         max_depenetration: config.max_depenetration,
         ground_friction: config.ground_friction,
     };
+    // Bodies with friction switched off use the same parameters without ground friction.
+    let frictionless = TileParams {
+        ground_friction: 0.0,
+        ..params
+    };
+    let (params, frictionless) = (&params, &frictionless);
     let bounds = map.bounds();
     let map = &*map;
     let found = &*landings;
@@ -50,15 +56,12 @@ pub(crate) fn collide_tiles(
             drop_through: switches.drop_through,
             climbing: switches.climbing,
         };
-        let params = TileParams {
-            ground_friction: if switches.friction {
-                params.ground_friction
-            } else {
-                0.0
-            },
-            ..params
+        let params = if switches.friction {
+            params
+        } else {
+            frictionless
         };
-        let outcome = collide_with_tiles(map, &mut body, pass, &params);
+        let outcome = collide_with_tiles(map, &mut body, pass, params);
         if outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom) {
             found.push(Landed {
                 entity,
