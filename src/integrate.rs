@@ -14,7 +14,7 @@ use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
 
 /// Adds `gravity * dt` to `velocity`, then caps the speed along gravity at `max_fall_speed`.
-#[inline]
+#[inline(always)]
 pub fn apply_gravity(velocity: Vec2, gravity: Vec2, max_fall_speed: f32, dt: f32) -> Vec2 {
     let v = velocity + gravity * dt;
     // Axis-aligned gravity (the usual case) is capped exactly on its axis.
