@@ -646,7 +646,7 @@ mod tests {
     #[test]
     fn tile_range_is_the_tiles_the_corners_fall_in_clipped_to_the_map() {
         // The reference: round each corner down to its tile, clip to the map, empty if crossed.
-        // Maps with and without an offset origin and a power-of-two tile size; corners on
+        // Maps with 16-unit tiles at the origin and with 10-unit tiles off it; corners on
         // edges, just either side of them, far outside, infinite and NaN.
         let reference = |m: &TileMap, min: Vec2, max: Vec2| {
             let last = IVec2::new(m.width() as i32 - 1, m.height() as i32 - 1);
