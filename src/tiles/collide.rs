@@ -108,11 +108,10 @@ pub fn collide_with_tiles(
     // tolerance and the skin, plus a margin): the body just moves, exactly as step 3 would.
     let rest = body.velocity * params.dt;
     let reach = params.one_way_tolerance.max(0.0) + 2.0 * skin + 1.0;
-    let end = body.center + rest;
-    let (lo, hi) = (body.center.min(end), body.center.max(end));
-    if !any_tile(map, lo - body.half - reach, hi + body.half + reach) {
+    let (lo, hi) = swept_box(body.center, body.half, rest, reach);
+    if !any_tile(map, lo, hi) {
         if rest != Vec2::ZERO && rest.is_finite() {
-            body.center = end;
+            body.center += rest;
         }
         return TileOutcome::default();
     }
@@ -192,6 +191,17 @@ fn for_each_tile(map: &TileMap, min: Vec2, max: Vec2, mut f: impl FnMut(i32, i32
             }
         }
     }
+}
+
+/// The box that encloses a box of `half` extents moving from `center` by `d`, grown by
+/// `margin` on every side: what a sweep scans, and what its fast paths check first.
+#[inline]
+fn swept_box(center: Vec2, half: Vec2, d: Vec2, margin: f32) -> (Vec2, Vec2) {
+    let end = center + d;
+    (
+        center.min(end) - half - margin,
+        center.max(end) + half + margin,
+    )
 }
 
 /// Whether any non-empty tile lies in the range `[min, max]` touches.
@@ -340,14 +350,9 @@ pub fn sweep_displacement(
     // Fast path: no tile in the range the first sweep would scan, so it would move the whole
     // way (most pushes between bodies happen away from tiles).
     if displacement != Vec2::ZERO && displacement.is_finite() {
-        let skin = skin_at(skin_base, center);
-        let end = center + displacement;
-        if !any_tile(
-            map,
-            center.min(end) - half - skin,
-            center.max(end) + half + skin,
-        ) {
-            return end;
+        let (lo, hi) = swept_box(center, half, displacement, skin_at(skin_base, center));
+        if !any_tile(map, lo, hi) {
+            return center + displacement;
         }
     }
     let mut center = center;
@@ -418,46 +423,41 @@ fn first_contact(
     skin: f32,
     pass: PassThrough,
 ) -> Option<SweepHit> {
-    let end = center + d;
     let sweep = PointSweep::new(center, d);
     let mut best: Option<SweepHit> = None;
-    for_each_tile(
-        map,
-        center.min(end) - half - skin,
-        center.max(end) + half + skin,
-        |x, y, kind| {
-            let solid = kind == TileKind::Solid;
-            if !(solid || pass.holds(kind) && map.is_one_way_top(x, y)) {
-                return;
+    let (lo, hi) = swept_box(center, half, d, skin);
+    for_each_tile(map, lo, hi, |x, y, kind| {
+        let solid = kind == TileKind::Solid;
+        if !(solid || pass.holds(kind) && map.is_one_way_top(x, y)) {
+            return;
+        }
+        let (tmin, tmax) = map.tile_rect(x, y);
+        let (gmin, gmax) = (tmin - half, tmax + half);
+        let usable = |hit: &SweepHit| {
+            let top = hit.axis == Axis::Y && hit.normal_sign > 0.0;
+            if !solid {
+                return top;
             }
-            let (tmin, tmax) = map.tile_rect(x, y);
-            let (gmin, gmax) = (tmin - half, tmax + half);
-            let usable = |hit: &SweepHit| {
-                let top = hit.axis == Axis::Y && hit.normal_sign > 0.0;
-                if !solid {
-                    return top;
-                }
-                let n = match hit.axis {
-                    Axis::X => IVec2::new(hit.normal_sign as i32, 0),
-                    Axis::Y => IVec2::new(0, hit.normal_sign as i32),
-                };
-                map.get(x + n.x, y + n.y) != TileKind::Solid
+            let n = match hit.axis {
+                Axis::X => IVec2::new(hit.normal_sign as i32, 0),
+                Axis::Y => IVec2::new(0, hit.normal_sign as i32),
             };
-            // A corner-to-corner contact may be reported on an internal face; then the other
-            // face of the same corner is the real one.
-            let Some(entry) = sweep.entry(gmin, gmax, skin) else {
-                return;
-            };
-            let hit = Some(entry.hit(true))
-                .filter(usable)
-                .or_else(|| Some(entry.hit(false)).filter(usable));
-            if let Some(hit) = hit
-                && best.is_none_or(|b| hit.time < b.time)
-            {
-                best = Some(hit);
-            }
-        },
-    );
+            map.get(x + n.x, y + n.y) != TileKind::Solid
+        };
+        // A corner-to-corner contact may be reported on an internal face; then the other
+        // face of the same corner is the real one.
+        let Some(entry) = sweep.entry(gmin, gmax, skin) else {
+            return;
+        };
+        let hit = Some(entry.hit(true))
+            .filter(usable)
+            .or_else(|| Some(entry.hit(false)).filter(usable));
+        if let Some(hit) = hit
+            && best.is_none_or(|b| hit.time < b.time)
+        {
+            best = Some(hit);
+        }
+    });
     best
 }
 
@@ -717,9 +717,8 @@ mod tests {
                 full.to_array().map(f32::to_bits),
                 "{center} {half} {d}"
             );
-            let s = skin_at(skin, center);
-            let (lo, hi) = (center.min(center + d), center.max(center + d));
-            if any_tile(&m, lo - half - s, hi + half + s) {
+            let (lo, hi) = swept_box(center, half, d, skin_at(skin, center));
+            if any_tile(&m, lo, hi) {
                 near += 1;
             } else {
                 open_air += 1;
