@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use crate::collision_events::end_contacts_hook;
 use crate::flags::PushFlags;
 use crate::partition::{GridAreas, leave_partition_hook};
+use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, unpack};
 use crate::tiles::TileKind;
 
 /// A physics body's box: centre and half extents in world units, y up.
@@ -142,12 +143,43 @@ pub(crate) type MovingBodies<'w, 's> = Query<
 /// One item of [`MovingBodies`].
 pub(crate) type MovingBody<'a> = (
     Entity,
-    Mut<'a, Aabb>,
-    Mut<'a, Velocity>,
-    Mut<'a, PushFlags>,
-    Mut<'a, BodyState>,
+    Tracked<'a, Aabb>,
+    Tracked<'a, Velocity>,
+    Tracked<'a, PushFlags>,
+    Tracked<'a, BodyState>,
     &'a BodySwitches,
 );
+
+/// Runs `work` on every body of `bodies`, read as table slices ([`crate::rows`]): on the task
+/// pool when there are at least `parallel_min`, else in order on this thread. Each body is
+/// handled on its own, so the result does not depend on the thread count.
+pub(crate) fn for_each_moving_body(
+    bodies: &mut MovingBodies,
+    parallel_min: usize,
+    work: impl Fn(MovingBody) + Sync,
+) {
+    let (total, parallel) = count_rows(bodies, parallel_min);
+    for (entities, aabbs, velocities, flags, states, switches) in
+        bodies.contiguous_iter_mut().expect(DENSE)
+    {
+        let (mut a, mut v) = (unpack(aabbs), unpack(velocities));
+        let (mut f, mut s) = (unpack(flags), unpack(states));
+        let columns = (Column::new(&mut a), Column::new(&mut v));
+        let rows = (
+            entities,
+            columns,
+            Column::new(&mut f),
+            Column::new(&mut s),
+            switches,
+        );
+        for_each_piece(rows, entities.len(), total, parallel, |rows| {
+            let (entities, (mut a, mut v), mut f, mut s, switches) = rows;
+            for (i, (&entity, switches)) in entities.iter().zip(switches).enumerate() {
+                work((entity, a.row(i), v.row(i), f.row(i), s.row(i), switches));
+            }
+        });
+    }
+}
 
 /// Linear velocity in world units per second, y up.
 ///
@@ -294,7 +326,12 @@ impl BodyState {
 /// Runs for every body several times a step and almost never changes anything: the check is
 /// inlined, the change is not.
 #[inline]
-pub(crate) fn warn_once_while(state: &mut Mut<BodyState>, bit: u8, bad: bool, say: impl FnOnce()) {
+pub(crate) fn warn_once_while(
+    state: &mut impl core::ops::DerefMut<Target = BodyState>,
+    bit: u8,
+    bad: bool,
+    say: impl FnOnce(),
+) {
     if bad != state.is_raised(bit) {
         flip_warning(state, bit, bad, say);
     }
@@ -303,7 +340,12 @@ pub(crate) fn warn_once_while(state: &mut Mut<BodyState>, bit: u8, bad: bool, sa
 /// The rare half of [`warn_once_while`]: the episode starts (warn) or ends (forget).
 #[cold]
 #[inline(never)]
-fn flip_warning(state: &mut Mut<BodyState>, bit: u8, bad: bool, say: impl FnOnce()) {
+fn flip_warning(
+    state: &mut impl core::ops::DerefMut<Target = BodyState>,
+    bit: u8,
+    bad: bool,
+    say: impl FnOnce(),
+) {
     if bad {
         state.raise(bit);
         say();

@@ -9,7 +9,7 @@ use crate::body::{
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
-use crate::parallel::for_each_item;
+use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, unpack};
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
 
@@ -67,11 +67,11 @@ type IntegrateQuery<'w, 's> = Query<
 
 type IntegrateItem<'a> = (
     Entity,
-    Mut<'a, Aabb>,
-    Mut<'a, Velocity>,
-    Mut<'a, OldPosition>,
-    Mut<'a, PushFlags>,
-    Mut<'a, BodyState>,
+    Tracked<'a, Aabb>,
+    Tracked<'a, Velocity>,
+    Tracked<'a, OldPosition>,
+    Tracked<'a, PushFlags>,
+    Tracked<'a, BodyState>,
     &'a BodySwitches,
     bool,
 );
@@ -148,7 +148,38 @@ pub(crate) fn integrate(
             aabb.center = moved;
         }
     };
-    for_each_item(&mut bodies, config.parallel_min_bodies, work);
+    let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
+    for (entities, aabbs, velocities, olds, flags, states, switches, kinematic) in
+        bodies.contiguous_iter_mut().expect(DENSE)
+    {
+        let (mut a, mut v, mut o) = (unpack(aabbs), unpack(velocities), unpack(olds));
+        let (mut f, mut s) = (unpack(flags), unpack(states));
+        let columns = (
+            Column::new(&mut a),
+            Column::new(&mut v),
+            Column::new(&mut o),
+        );
+        let rows = (
+            entities,
+            columns,
+            Column::new(&mut f),
+            Column::new(&mut s),
+            switches,
+        );
+        for_each_piece(
+            (rows, kinematic),
+            entities.len(),
+            total,
+            parallel,
+            |(rows, kinematic)| {
+                let (entities, (mut a, mut v, mut o), mut f, mut s, switches) = rows;
+                for (i, (&entity, switches)) in entities.iter().zip(switches).enumerate() {
+                    let (a, v, o) = (a.row(i), v.row(i), o.row(i));
+                    work((entity, a, v, o, f.row(i), s.row(i), switches, kinematic));
+                }
+            },
+        );
+    }
 }
 
 #[cfg(test)]

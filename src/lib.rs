@@ -86,6 +86,7 @@ pub mod partition;
 mod plugin;
 pub mod query;
 pub mod response;
+mod rows;
 pub mod schedule;
 pub mod sensors;
 pub mod shapes;

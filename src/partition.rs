@@ -19,7 +19,7 @@ use bevy::utils::Parallel;
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
 use crate::geometry::{divide, floor_clamped};
-use crate::parallel::for_each_item;
+use crate::rows::{Changes, DENSE, count_rows, for_each_piece};
 use crate::tiles::TileMap;
 
 /// An inclusive rectangle of cells: (bottom-left, top-right).
@@ -361,7 +361,8 @@ pub(crate) fn leave_partition_hook(mut world: DeferredWorld, context: HookContex
 /// A body whose cells change, and its new range (`None`: it leaves the partition).
 type CellChange = (Entity, Option<CellRange>);
 
-type PartitionQuery<'w, 's> = Query<'w, 's, (Entity, Ref<'static, Aabb>, &'static mut GridAreas)>;
+/// `Mut` rather than `&mut` for the areas: its read-only view keeps their added ticks.
+type PartitionQuery<'w, 's> = Query<'w, 's, (Entity, Ref<'static, Aabb>, Mut<'static, GridAreas>)>;
 
 /// Updates the cells of every body whose box moved to other cells (and of all bodies when the
 /// grid was rebuilt).
@@ -373,26 +374,43 @@ pub(crate) fn update_partition(
     (mut changed, mut found): (Local<Vec<CellChange>>, Local<Parallel<Vec<CellChange>>>),
 ) {
     let rebuilt = partition.fit(&map, config.partition_cell_tiles);
-    // Which bodies change cells: every body is checked (on the task pool for large scenes),
-    // few change. They are then handled in entity order, so the cells' lists come out the same
-    // on any number of threads.
-    let grid = &*partition;
-    let shared = &*found;
-    let check = |(entity, aabb, mut areas): (Entity, Ref<Aabb>, Mut<GridAreas>)| {
-        if rebuilt {
+    if rebuilt {
+        // A new grid holds nobody yet (rare: the map or the cell size changed).
+        for (_, _, mut areas) in &mut bodies {
             areas.areas.clear();
             areas.range = None;
-        } else if !aabb.is_changed() && !areas.is_added() {
-            return;
         }
-        let range = aabb
-            .is_valid()
-            .then(|| grid.cell_range(aabb.min(), aabb.max()));
-        if range != areas.range {
-            shared.borrow_local_mut().push((entity, range));
-        }
-    };
-    for_each_item(&mut bodies, config.parallel_min_bodies, check);
+    }
+    // Which bodies change cells: every body whose box changed (all of them after a rebuild)
+    // is checked, read as table slices and on the task pool for large scenes; few change.
+    // They are then handled in entity order, so the cells' lists come out the same on any
+    // number of threads.
+    let grid = &*partition;
+    let shared = &*found;
+    let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
+    for (entities, aabbs, areas) in bodies.contiguous_iter().expect(DENSE) {
+        let moved = Changes::changed(&aabbs);
+        let (arrived, aabbs, areas) = (
+            Changes::added(&areas),
+            aabbs.into_inner(),
+            areas.into_inner(),
+        );
+        let rows = (entities, (aabbs, moved), (areas, arrived));
+        for_each_piece(rows, entities.len(), total, parallel, |rows| {
+            let (entities, (aabbs, moved), (areas, arrived)) = rows;
+            for (i, (aabb, areas)) in aabbs.iter().zip(areas).enumerate() {
+                if !rebuilt && !moved.at(i) && !arrived.at(i) {
+                    continue;
+                }
+                let range = aabb
+                    .is_valid()
+                    .then(|| grid.cell_range(aabb.min(), aabb.max()));
+                if range != areas.range {
+                    shared.borrow_local_mut().push((entities[i], range));
+                }
+            }
+        });
+    }
     changed.clear();
     found.drain_into(&mut changed);
     changed.sort_unstable_by_key(|&(entity, _)| entity);

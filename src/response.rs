@@ -31,12 +31,11 @@
 
 use bevy::prelude::*;
 
-use crate::body::{MovingBodies, MovingBody};
+use crate::body::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
 use crate::messages::{Landed, Landings};
 use crate::pairs::{CollisionData, ContactLayout};
-use crate::parallel::for_each_item;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
 
@@ -252,7 +251,7 @@ pub(crate) fn respond_to_contacts(
             state.ground_velocity = ground;
         }
     };
-    for_each_item(&mut bodies, config.parallel_min_bodies, apply);
+    for_each_moving_body(&mut bodies, config.parallel_min_bodies, apply);
     landings.write(&mut landed);
 }
 

@@ -4,22 +4,38 @@ use bevy::prelude::*;
 
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
-use crate::parallel::for_each_item;
+use crate::rows::{Changes, Column, DENSE, count_rows, for_each_piece, unpack};
 
-/// `Transform` x and y from the box centre; z, rotation and scale are left alone. On the task
-/// pool above [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
+/// `Transform` x and y from the centre of every box changed since the last write-back; z,
+/// rotation and scale are left alone. Read as table slices ([`crate::rows`]), on the task pool
+/// above [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
 pub(crate) fn write_transforms(
     config: Res<PhysicsConfig>,
-    mut bodies: Query<(&Aabb, &mut Transform), Changed<Aabb>>,
+    mut bodies: Query<(Ref<Aabb>, &mut Transform)>,
 ) {
-    let write = |(aabb, mut transform): (&Aabb, Mut<Transform>)| {
-        if aabb.center.is_finite() {
-            let t = &mut transform.translation;
-            if t.x != aabb.center.x || t.y != aabb.center.y {
-                t.x = aabb.center.x;
-                t.y = aabb.center.y;
-            }
-        }
-    };
-    for_each_item(&mut bodies, config.parallel_min_bodies, write);
+    let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
+    for (aabbs, transforms) in bodies.contiguous_iter_mut().expect(DENSE) {
+        let (changed, aabbs) = (Changes::changed(&aabbs), aabbs.into_inner());
+        let mut t = unpack(transforms);
+        let rows = (aabbs, changed, Column::new(&mut t));
+        for_each_piece(
+            rows,
+            aabbs.len(),
+            total,
+            parallel,
+            |(aabbs, changed, mut t)| {
+                for (i, aabb) in aabbs.iter().enumerate() {
+                    let c = aabb.center;
+                    if !changed.at(i) || !c.is_finite() {
+                        continue;
+                    }
+                    let mut transform = t.row(i);
+                    if transform.translation.x != c.x || transform.translation.y != c.y {
+                        transform.translation.x = c.x;
+                        transform.translation.y = c.y;
+                    }
+                }
+            },
+        );
+    }
 }

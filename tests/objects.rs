@@ -353,10 +353,33 @@ fn response_never_pushes_a_body_into_a_tile() {
     let _ = hitter;
 }
 
+/// Puts bodies into another table.
+#[derive(Component)]
+struct Marker;
+
 #[test]
 fn results_are_bit_identical_with_one_thread_and_with_the_task_pool() {
     let run = |parallel_min_bodies: usize| {
         let mut app = crate::determinism::busy_scene();
+        // Bodies in three tables (archetypes) of different sizes, so the per-body stages cut
+        // several tables into pieces.
+        let world = app.world_mut();
+        let bodies: Vec<Entity> = world
+            .query::<(Entity, &Aabb)>()
+            .iter(world)
+            .map(|(e, _)| e)
+            .collect();
+        for (i, &e) in bodies.iter().enumerate() {
+            match i % 7 {
+                0 | 3 => {
+                    world.entity_mut(e).insert(Marker);
+                }
+                5 => {
+                    world.entity_mut(e).insert((Marker, Name::new("odd one")));
+                }
+                _ => {}
+            }
+        }
         app.world_mut()
             .resource_mut::<PhysicsConfig>()
             .parallel_min_bodies = parallel_min_bodies;

@@ -27,6 +27,55 @@ fn transform_follows_the_aabb_from_spawn_and_after_each_step() {
 }
 
 #[test]
+fn only_what_the_step_changes_is_marked_changed() {
+    // A body resting on the floor and one falling: the physics writes a component (and marks
+    // it changed, as `Changed` filters and `Transform` propagation rely on) only when its
+    // value changes.
+    let mut app = app(ascii("....\n....\n....\n....\n####"));
+    let resting = spawn(
+        &mut app,
+        Vec2::new(24.0, 22.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let falling = spawn(
+        &mut app,
+        Vec2::new(48.0, 70.0),
+        Vec2::splat(4.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 3);
+    let ticks = |app: &App, e: Entity| {
+        let entity = app.world().entity(e);
+        (
+            entity.get_ref::<Aabb>().unwrap().last_changed(),
+            entity.get_ref::<Transform>().unwrap().last_changed(),
+            entity.get_ref::<Velocity>().unwrap().last_changed(),
+        )
+    };
+    let (rest_before, fall_before) = (ticks(&app, resting), ticks(&app, falling));
+    step(&mut app, 1);
+    let (rest_after, fall_after) = (ticks(&app, resting), ticks(&app, falling));
+    assert_eq!(pos(&app, resting), Vec2::new(24.0, 22.0), "still resting");
+    assert_eq!(
+        (rest_after.0, rest_after.1),
+        (rest_before.0, rest_before.1),
+        "a box that did not move is not written, nor is its Transform"
+    );
+    assert_ne!(
+        rest_after.2, rest_before.2,
+        "gravity and the floor rewrite its velocity each step"
+    );
+    assert!(pos(&app, falling).y < 70.0, "falling");
+    assert!(
+        fall_after.0 != fall_before.0 && fall_after.1 != fall_before.1,
+        "a moving box and its Transform are marked changed every step"
+    );
+    let t = app.world().get::<Transform>(falling).unwrap().translation;
+    assert_eq!(t.truncate(), pos(&app, falling));
+}
+
+#[test]
 fn transform_follows_the_aabb_however_the_body_moved() {
     // Moved by the response (two boxes spawned overlapping), by a kinematic velocity, by tile
     // collision (falling), by nothing (resting), and teleported between steps.

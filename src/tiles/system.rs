@@ -4,11 +4,10 @@ use bevy::prelude::*;
 
 use super::collide::{PassThrough, TileBody, TileParams, collide_with_tiles};
 use super::map::TileMap;
-use crate::body::{MovingBodies, MovingBody, warn_bits, warn_once_while};
+use crate::body::{MovingBodies, MovingBody, for_each_moving_body, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
 use crate::messages::{Landed, Landings};
-use crate::parallel::for_each_item;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
 /// pool above [`PhysicsConfig::parallel_min_bodies`]. [`Landed`] messages are written in
@@ -98,7 +97,7 @@ pub(crate) fn collide_tiles(
             )
         });
     };
-    for_each_item(&mut bodies, config.parallel_min_bodies, work);
+    for_each_moving_body(&mut bodies, config.parallel_min_bodies, work);
     landings.write(&mut landed);
 }
 

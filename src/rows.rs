@@ -1,0 +1,267 @@
+//! Table rows read as slices. The per-body systems walk each table's columns directly instead
+//! of fetching every body's components one by one through the query (about a third fewer
+//! instructions in a pass over many bodies), and mark change ticks themselves, exactly where
+//! Bevy's `Mut` would: on every mutable access.
+//!
+//! Bevy's location tracking (its `track_location` feature, for debugging) is not updated by
+//! these writes: the change ticks are, so `Changed` filters and `is_changed` see every write.
+
+use bevy::ecs::change_detection::{
+    ContiguousComponentTicksMut, ContiguousMut, ContiguousRef, Tick,
+};
+use bevy::ecs::query::{QueryData, QueryFilter};
+use bevy::ecs::system::Query;
+use bevy::tasks::ComputeTaskPool;
+use core::ops::{Deref, DerefMut};
+
+use crate::parallel::{CHUNKS, chunk_range};
+
+/// The message when a physics query cannot be read as slices, which happens only when a
+/// physics component is given sparse-set storage.
+pub(crate) const DENSE: &str = "the physics components are stored in tables";
+
+/// The values and ticks of a `ContiguousMut`, for [`Column::new`] (change detection is left to
+/// the column, which marks each row it writes).
+#[inline]
+pub(crate) fn unpack<T>(
+    column: ContiguousMut<'_, T>,
+) -> (&mut [T], ContiguousComponentTicksMut<'_>) {
+    ContiguousMut::bypass_change_detection_split(column)
+}
+
+/// A mutable component column of one table (or a piece of one), with its change ticks.
+pub(crate) struct Column<'a, T> {
+    values: &'a mut [T],
+    changed: &'a mut [Tick],
+    this_run: Tick,
+}
+
+impl<'a, T> Column<'a, T> {
+    /// The column of the values and ticks [`unpack`] gave.
+    #[inline]
+    pub(crate) fn new(split: &'a mut (&mut [T], ContiguousComponentTicksMut<'_>)) -> Self {
+        let (values, ticks) = split;
+        let this_run = ticks.this_run();
+        Self {
+            values,
+            changed: ticks.changed_mut(),
+            this_run,
+        }
+    }
+
+    /// Row `i`, which marks itself changed when written.
+    #[inline]
+    pub(crate) fn row(&mut self, i: usize) -> Tracked<'_, T> {
+        Tracked {
+            value: &mut self.values[i],
+            changed: &mut self.changed[i],
+            this_run: self.this_run,
+        }
+    }
+}
+
+/// One component of one body: reads are free, every mutable access marks it changed (like
+/// Bevy's `Mut`).
+pub(crate) struct Tracked<'a, T> {
+    value: &'a mut T,
+    changed: &'a mut Tick,
+    this_run: Tick,
+}
+
+impl<T> Deref for Tracked<'_, T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        self.value
+    }
+}
+
+impl<T> DerefMut for Tracked<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        *self.changed = self.this_run;
+        self.value
+    }
+}
+
+/// Which rows of a column were changed or added since the system last ran (the read side of a
+/// `ContiguousRef`).
+#[derive(Clone, Copy)]
+pub(crate) struct Changes<'a> {
+    ticks: &'a [Tick],
+    last_run: Tick,
+    this_run: Tick,
+}
+
+impl<'a> Changes<'a> {
+    /// The rows of `column` changed since the system last ran.
+    #[inline]
+    pub(crate) fn changed<T>(column: &ContiguousRef<'a, T>) -> Self {
+        Self {
+            ticks: column.changed_ticks_slice(),
+            last_run: column.last_run_tick(),
+            this_run: column.this_run_tick(),
+        }
+    }
+
+    /// The rows of `column` added since the system last ran.
+    #[inline]
+    pub(crate) fn added<T>(column: &ContiguousRef<'a, T>) -> Self {
+        Self {
+            ticks: column.added_ticks_slice(),
+            ..Self::changed(column)
+        }
+    }
+
+    /// Whether row `i` is among them.
+    #[inline]
+    pub(crate) fn at(&self, i: usize) -> bool {
+        self.ticks[i].is_newer_than(self.last_run, self.this_run)
+    }
+}
+
+impl Rows for Changes<'_> {
+    #[inline]
+    fn split_rows(self, at: usize) -> (Self, Self) {
+        let (a, b) = self.ticks.split_at(at);
+        (Self { ticks: a, ..self }, Self { ticks: b, ..self })
+    }
+}
+
+/// Columns of the same rows that can be cut into consecutive pieces, each piece going to its
+/// own task.
+pub(crate) trait Rows: Send + Sized {
+    /// Rows `..at` and `at..`.
+    fn split_rows(self, at: usize) -> (Self, Self);
+}
+
+impl<T: Sync> Rows for &[T] {
+    #[inline]
+    fn split_rows(self, at: usize) -> (Self, Self) {
+        self.split_at(at)
+    }
+}
+
+impl<T: Send> Rows for Column<'_, T> {
+    #[inline]
+    fn split_rows(self, at: usize) -> (Self, Self) {
+        let (va, vb) = self.values.split_at_mut(at);
+        let (ca, cb) = self.changed.split_at_mut(at);
+        let this_run = self.this_run;
+        let piece = |values, changed| Column {
+            values,
+            changed,
+            this_run,
+        };
+        (piece(va, ca), piece(vb, cb))
+    }
+}
+
+/// A column every row shares (`Has<T>` gives one per table).
+impl Rows for bool {
+    #[inline]
+    fn split_rows(self, _: usize) -> (Self, Self) {
+        (self, self)
+    }
+}
+
+macro_rules! rows_for_tuple {
+    ($($name:ident)+) => {
+        impl<$($name: Rows),+> Rows for ($($name,)+) {
+            #[inline]
+            #[allow(non_snake_case)]
+            fn split_rows(self, at: usize) -> (Self, Self) {
+                let ($($name,)+) = self;
+                $(let $name = $name.split_rows(at);)+
+                (($($name.0,)+), ($($name.1,)+))
+            }
+        }
+    };
+}
+rows_for_tuple!(A B);
+rows_for_tuple!(A B C);
+rows_for_tuple!(A B C D);
+rows_for_tuple!(A B C D E);
+rows_for_tuple!(A B C D E F);
+rows_for_tuple!(A B C D E F G);
+rows_for_tuple!(A B C D E F G H);
+
+/// How many rows `query` holds (exact for the archetypal filters the physics queries use), and
+/// whether a pass over them goes to the task pool (at least `parallel_min` rows).
+pub(crate) fn count_rows<D: QueryData, F: QueryFilter>(
+    query: &Query<D, F>,
+    parallel_min: usize,
+) -> (usize, bool) {
+    let total = query.iter().size_hint().1.unwrap_or(usize::MAX);
+    (total, total >= parallel_min)
+}
+
+/// Runs `f` on the `len` rows of one table: in one call on this thread, or, when `parallel`
+/// is set and a multi-threaded pool exists, cut into consecutive pieces (one per
+/// `CHUNKS`-th of the `total` rows of all tables, so a small table is never cut) on the
+/// compute task pool. Each row must be handled on its own, so the result does not depend on
+/// the cut.
+pub(crate) fn for_each_piece<R: Rows>(
+    rows: R,
+    len: usize,
+    total: usize,
+    parallel: bool,
+    f: impl Fn(R) + Sync,
+) {
+    let pieces = (len * CHUNKS).div_ceil(total.max(1)).clamp(1, CHUNKS);
+    let pool = ComputeTaskPool::try_get().filter(|p| parallel && pieces > 1 && p.thread_num() > 1);
+    let Some(pool) = pool else {
+        f(rows);
+        return;
+    };
+    let f = &f;
+    pool.scope(|scope| {
+        let mut rest = rows;
+        let mut start = 0;
+        for i in 0..pieces {
+            let end = chunk_range(i, pieces, len).end;
+            let (piece, tail) = rest.split_rows(end - start);
+            (rest, start) = (tail, end);
+            scope.spawn(async move { f(piece) });
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_cover_every_row_once() {
+        // Without a pool: one call with every row.
+        let values = [1u32, 2, 3, 4, 5];
+        let calls = std::sync::Mutex::new(Vec::new());
+        for_each_piece(&values[..], 5, 5, true, |piece: &[u32]| {
+            calls.lock().unwrap().push(piece.to_vec());
+        });
+        assert_eq!(calls.into_inner().unwrap(), [vec![1, 2, 3, 4, 5]]);
+        // Cut by hand: the tuple's columns are cut at the same row.
+        let a = [1u8, 2, 3, 4];
+        let b = [10u16, 20, 30, 40];
+        let ((a0, b0, k0), (a1, b1, k1)) = (&a[..], &b[..], true).split_rows(1);
+        assert_eq!((a0, b0, k0), (&[1u8][..], &[10u16][..], true));
+        assert_eq!((a1, b1, k1), (&[2u8, 3, 4][..], &[20u16, 30, 40][..], true));
+    }
+
+    #[test]
+    fn tracked_rows_mark_only_what_is_written() {
+        let mut values = [1u32, 2, 3];
+        let mut ticks = [Tick::new(1); 3];
+        let mut column = Column {
+            values: &mut values,
+            changed: &mut ticks,
+            this_run: Tick::new(9),
+        };
+        assert_eq!(*column.row(0), 1, "a read leaves the tick");
+        *column.row(1) = 7;
+        let (_, mut tail) = column.split_rows(2);
+        *tail.row(0) += 1;
+        assert_eq!(values, [1, 7, 4]);
+        assert_eq!(ticks.map(|t| t.get()), [1, 9, 9]);
+    }
+}
