@@ -3,11 +3,16 @@
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use bevy::transform::StaticTransformOptimizations;
 
 use crate::scene::DT;
 
 /// MinimalPlugins + TransformPlugin with every core in the compute pool (Bevy's default leaves
 /// one compute thread on a two-core machine), one fixed step per `App::update`.
+///
+/// Bevy's static-scene optimization of `Transform` propagation is off, as Bevy's documentation
+/// of [`StaticTransformOptimizations`] advises for very dynamic scenes: every body of the pile
+/// moves every step, so tracking unchanged trees only adds work. The same for every engine.
 pub fn base_app() -> App {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pools = TaskPoolOptions {
@@ -27,6 +32,7 @@ pub fn base_app() -> App {
         }),
         TransformPlugin,
     ))
+    .insert_resource(StaticTransformOptimizations::Disabled)
     .insert_resource(Time::<Fixed>::from_seconds(DT as f64))
     .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app
