@@ -174,8 +174,11 @@ pub(crate) fn for_each_moving_body(
         );
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
             let (entities, (mut a, mut v), mut f, mut s, switches) = rows;
-            for (i, (&entity, switches)) in entities.iter().zip(switches).enumerate() {
-                work((entity, a.row(i), v.row(i), f.row(i), s.row(i), switches));
+            let columns = (a.iter().zip(v.iter())).zip(f.iter().zip(s.iter()));
+            for ((&entity, switches), ((a, v), (f, s))) in
+                entities.iter().zip(switches).zip(columns)
+            {
+                work((entity, a, v, f, s, switches));
             }
         });
     }

@@ -173,9 +173,11 @@ pub(crate) fn integrate(
             parallel,
             |(rows, kinematic)| {
                 let (entities, (mut a, mut v, mut o), mut f, mut s, switches) = rows;
-                for (i, (&entity, switches)) in entities.iter().zip(switches).enumerate() {
-                    let (a, v, o) = (a.row(i), v.row(i), o.row(i));
-                    work((entity, a, v, o, f.row(i), s.row(i), switches, kinematic));
+                let columns = (a.iter().zip(v.iter()).zip(o.iter())).zip(f.iter().zip(s.iter()));
+                for ((&entity, switches), (((a, v), o), (f, s))) in
+                    entities.iter().zip(switches).zip(columns)
+                {
+                    work((entity, a, v, o, f, s, switches, kinematic));
                 }
             },
         );

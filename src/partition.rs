@@ -398,15 +398,18 @@ pub(crate) fn update_partition(
         let rows = (entities, (aabbs, moved), (areas, arrived));
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
             let (entities, (aabbs, moved), (areas, arrived)) = rows;
-            for (i, (aabb, areas)) in aabbs.iter().zip(areas).enumerate() {
-                if !rebuilt && !moved.at(i) && !arrived.at(i) {
+            let checked = (moved.iter().zip(arrived.iter())).map(|(m, a)| rebuilt || m || a);
+            for ((&entity, (aabb, areas)), checked) in
+                entities.iter().zip(aabbs.iter().zip(areas)).zip(checked)
+            {
+                if !checked {
                     continue;
                 }
                 let range = aabb
                     .is_valid()
                     .then(|| grid.cell_range(aabb.min(), aabb.max()));
                 if range != areas.range {
-                    shared.borrow_local_mut().push((entities[i], range));
+                    shared.borrow_local_mut().push((entity, range));
                 }
             }
         });

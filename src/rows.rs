@@ -49,14 +49,15 @@ impl<'a, T> Column<'a, T> {
         }
     }
 
-    /// Row `i`, which marks itself changed when written.
+    /// The rows in order, each marking itself changed when written.
     #[inline]
-    pub(crate) fn row(&mut self, i: usize) -> Tracked<'_, T> {
-        Tracked {
-            value: &mut self.values[i],
-            changed: &mut self.changed[i],
-            this_run: self.this_run,
-        }
+    pub(crate) fn iter(&mut self) -> impl Iterator<Item = Tracked<'_, T>> {
+        let this_run = self.this_run;
+        (self.values.iter_mut().zip(self.changed.iter_mut())).map(move |(value, changed)| Tracked {
+            value,
+            changed,
+            this_run,
+        })
     }
 }
 
@@ -113,10 +114,10 @@ impl<'a> Changes<'a> {
         }
     }
 
-    /// Whether row `i` is among them.
+    /// For each row in order, whether it is among them.
     #[inline]
-    pub(crate) fn at(&self, i: usize) -> bool {
-        self.ticks[i].is_newer_than(self.last_run, self.this_run)
+    pub(crate) fn iter(&self) -> impl Iterator<Item = bool> + '_ {
+        (self.ticks.iter()).map(|t| t.is_newer_than(self.last_run, self.this_run))
     }
 }
 
@@ -257,10 +258,13 @@ mod tests {
             changed: &mut ticks,
             this_run: Tick::new(9),
         };
-        assert_eq!(*column.row(0), 1, "a read leaves the tick");
-        *column.row(1) = 7;
+        {
+            let mut rows = column.iter();
+            assert_eq!(*rows.next().unwrap(), 1, "a read leaves the tick");
+            *rows.next().unwrap() = 7;
+        }
         let (_, mut tail) = column.split_rows(2);
-        *tail.row(0) += 1;
+        *tail.iter().next().unwrap() += 1;
         assert_eq!(values, [1, 7, 4]);
         assert_eq!(ticks.map(|t| t.get()), [1, 9, 9]);
     }

@@ -24,12 +24,13 @@ pub(crate) fn write_transforms(
             total,
             parallel,
             |(aabbs, changed, mut t)| {
-                for (i, aabb) in aabbs.iter().enumerate() {
+                for ((aabb, changed), mut transform) in
+                    aabbs.iter().zip(changed.iter()).zip(t.iter())
+                {
                     let c = aabb.center;
-                    if !changed.at(i) || !c.is_finite() {
+                    if !changed || !c.is_finite() {
                         continue;
                     }
-                    let mut transform = t.row(i);
                     if transform.translation.x != c.x || transform.translation.y != c.y {
                         transform.translation.x = c.x;
                         transform.translation.y = c.y;
