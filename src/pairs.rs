@@ -32,7 +32,7 @@ use crate::geometry::signed_overlap;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item, for_each_split};
-use crate::partition::{GridAreas, Partition, first_shared_cell};
+use crate::partition::{GridAreas, Partition, shared_corner_bits};
 
 /// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
 /// the pair was detected (article 000's `CollisionData`): the response reads only this, never
@@ -200,9 +200,10 @@ struct PieceOut {
 #[derive(Clone, Copy)]
 struct Near {
     slot: u32,
+    /// [`shared_corner_bits`] of the body's first cell and the cell searched.
+    corner: u8,
     center: Vec2,
     half: Vec2,
-    first_cell: UVec2,
     layers: CollisionLayers,
 }
 
@@ -535,9 +536,9 @@ fn find_pairs_in_cell(
             let b = &snaps[k];
             out.near.push(Near {
                 slot: k as u32,
+                corner: shared_corner_bits(b.first_cell, cell),
                 center: b.center,
                 half: b.half,
-                first_cell: b.first_cell,
                 layers: b.layers,
             });
         }
@@ -550,8 +551,7 @@ fn find_pairs_in_cell(
             for (k, b) in later.iter().enumerate() {
                 // The pair belongs to the first cell both cover: report it there only. Pairs
                 // whose layers do not match are never tested.
-                let mine = first_shared_cell(a.first_cell, b.first_cell) == cell
-                    && a.layers.interacts_with(b.layers);
+                let mine = (a.corner | b.corner) == 3 && a.layers.interacts_with(b.layers);
                 let delta = (a.center - b.center).abs();
                 let reach = a.half + b.half;
                 let overlaps = (delta.x <= reach.x) & (delta.y <= reach.y);

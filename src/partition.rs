@@ -329,6 +329,15 @@ pub(crate) fn first_shared_cell(a_lo: UVec2, b_lo: UVec2) -> UVec2 {
     a_lo.max(b_lo)
 }
 
+/// Which coordinates of `cell` the bottom-left cell `lo` of a body in it shares: bit 0 x, bit 1
+/// y. For two bodies both in `cell`, [`first_shared_cell`] of theirs is `cell` exactly when
+/// their bits together have both set (each coordinate of the larger corner is `cell`'s when
+/// one of the two has it), so the pair loop finds a pair's owner with one `or` per pair.
+#[inline]
+pub(crate) fn shared_corner_bits(lo: UVec2, cell: UVec2) -> u8 {
+    u8::from(lo.x == cell.x) | u8::from(lo.y == cell.y) << 1
+}
+
 /// Points `areas`' entry for `cell` at `index`.
 fn repoint(areas: &mut GridAreas, cell: UVec2, index: u32) {
     if let Some(a) = areas.areas.iter_mut().find(|a| a.cell == cell) {
@@ -466,6 +475,23 @@ pub(crate) fn update_partition(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shared_corner_bits_find_the_first_shared_cell() {
+        // Every pair of bottom-left corners of bodies that are both in `cell`.
+        let cell = UVec2::new(3, 5);
+        for ax in 0..=3 {
+            for ay in 2..=5 {
+                for bx in 0..=3 {
+                    for by in 2..=5 {
+                        let (a, b) = (UVec2::new(ax, ay), UVec2::new(bx, by));
+                        let bits = shared_corner_bits(a, cell) | shared_corner_bits(b, cell);
+                        assert_eq!(bits == 3, first_shared_cell(a, b) == cell, "{a} {b}");
+                    }
+                }
+            }
+        }
+    }
 
     fn grid(w: u32, h: u32) -> Partition {
         let mut p = Partition::default();
