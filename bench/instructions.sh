@@ -7,6 +7,7 @@
 #
 #   bench/instructions.sh [N] [engine ...]     # default: 4000, ours avian2d rapier floor dense
 #
+# CORE picks the core (default 0), so a second count can run beside the first.
 # Needs valgrind (callgrind_annotate comes with it). Slow: about 50 times the run's own time
 # (at 4000 bodies, about 10 minutes for all five).
 set -eu
@@ -20,7 +21,7 @@ out=$(mktemp -d)
 bin=$out/pile-bench
 cp "${CARGO_TARGET_DIR:-target}/release/pile-bench" "$bin"
 count() { # engine steps -> total instructions of the run
-    PILE_STEPS=$2 taskset -c 0 valgrind --tool=callgrind \
+    PILE_STEPS=$2 taskset -c ${CORE:-0} valgrind --tool=callgrind \
         --callgrind-out-file="$out/$1-$2.out" "$bin" one "$1" "$n" >"$out/$1-$2.json" 2>/dev/null
     callgrind_annotate "$out/$1-$2.out" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
 }
