@@ -132,10 +132,10 @@ impl PushFlags {
         self.bits = (self.bits & !0x000F) | u16::from(sides & 0xF) << TILE_NOW;
     }
 
-    /// Marks an object contact on `side` this step.
+    /// Marks object contacts this step on the sides of four bits (Left, Right, Top, Bottom).
     #[inline]
-    pub(crate) fn set_object(&mut self, side: Side) {
-        self.bits |= side.bit() << OBJECT_NOW;
+    pub(crate) fn add_object_sides(&mut self, sides: u8) {
+        self.bits |= u16::from(sides & 0xF) << OBJECT_NOW;
     }
 
     #[inline]
@@ -176,7 +176,7 @@ mod tests {
     fn begin_step_moves_now_to_last() {
         let mut f = PushFlags::default();
         f.set_tile_sides(side_bit(Side::Bottom) | side_bit(Side::Left));
-        f.set_object(Side::Top);
+        f.add_object_sides(side_bit(Side::Top));
         assert!(f.on_ground() && f.pushes_tile(Side::Left) && f.pushes_object(Side::Top));
         assert!(!f.pushes_object(Side::Bottom) && !f.pushed(Side::Bottom));
         f.begin_step();

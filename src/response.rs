@@ -240,10 +240,8 @@ pub(crate) fn respond_to_contacts(
         if velocity.0 != r.velocity {
             velocity.0 = r.velocity;
         }
-        for side in Side::ALL {
-            if r.sides & side_bit(side) != 0 {
-                flags.set_object(side);
-            }
+        if r.sides != 0 {
+            flags.add_object_sides(r.sides);
         }
         // Written only when changed, so a resting body's `BodyState` keeps its change tick.
         let ground = r.ground_velocity.unwrap_or(Vec2::ZERO);
