@@ -54,9 +54,9 @@ pub struct PhysicsConfig {
     /// Side of a [`Partition`](crate::partition::Partition) cell, in tiles (article 000's
     /// 16 x 16). Changing it rebuilds the partition at the next step. Default `16`.
     pub partition_cell_tiles: u32,
-    /// Pair detection and response run on Bevy's compute task pool when at least this many
-    /// bodies are partitioned (below it, spreading the work costs more than it saves). The
-    /// results are bit-identical either way. Default `2048`.
+    /// Each stage's pass over the bodies runs on Bevy's compute task pool when it has at least
+    /// this many bodies (below it, spreading the work costs more than it saves). The results
+    /// are bit-identical either way. Default `2048`.
     pub parallel_min_bodies: usize,
     /// Write [`CollisionStarted`](crate::CollisionStarted) and
     /// [`CollisionEnded`](crate::CollisionEnded). Default `true`. Finding them compares every
