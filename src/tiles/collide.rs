@@ -97,6 +97,10 @@ pub struct TileOutcome {
 }
 
 /// Runs one step of tile collision for `body` (see the module's algorithm).
+///
+/// Inlined, with the full path out of line: most bodies take the fast path, and then skip
+/// the full path's entry and exit (0.6% of the pile's instructions).
+#[inline]
 pub fn collide_with_tiles(
     map: &TileMap,
     body: &mut TileBody,
@@ -119,6 +123,7 @@ pub fn collide_with_tiles(
 }
 
 /// Steps 1 to 4 of [`collide_with_tiles`], without its empty-neighbourhood fast path.
+#[inline(never)]
 fn collide_near_tiles(
     map: &TileMap,
     body: &mut TileBody,
