@@ -33,6 +33,7 @@ use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item, for_each_split};
 use crate::partition::{GridAreas, Partition, shared_corner_bits};
+use crate::rows::DENSE;
 
 /// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
 /// the pair was detected (article 000's `CollisionData`): the response reads only this, never
@@ -296,11 +297,7 @@ pub(crate) fn detect_pairs(
     //    outside the partition keeps its slot empty (`Entity::PLACEHOLDER`), so it is never
     //    found there. Filled in pieces of rows on the task pool, each piece writing only its
     //    own slots and walking the tables to find its rows (a game may have many small ones).
-    let tables = || {
-        bodies
-            .contiguous_iter()
-            .expect("the physics components are stored in tables")
-    };
+    let tables = || bodies.contiguous_iter().expect(DENSE);
     let n: usize = tables().map(|t| t.0.len()).sum();
     let parallel = n >= config.parallel_min_bodies;
     s.snaps.resize(n, Snap::EMPTY);
