@@ -8,7 +8,7 @@ use crate::collision_events::end_contacts_hook;
 use crate::flags::PushFlags;
 use crate::partition::{GridAreas, leave_partition_hook};
 use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, unpack};
-use crate::tiles::TileKind;
+use crate::tiles::{TileKind, TileMemo};
 
 /// A physics body's box: centre and half extents in world units, y up.
 ///
@@ -17,7 +17,7 @@ use crate::tiles::TileKind;
 /// inserted and after every step. To teleport a body, write its `Aabb`, not its `Transform`.
 ///
 /// Adding an `Aabb` makes an entity a body: [`Velocity`], [`PushFlags`], [`BodySwitches`],
-/// [`BodyState`], [`OldPosition`], [`GridAreas`] and [`Transform`] arrive with it through
+/// [`BodyState`], [`OldPosition`], [`GridAreas`], [`TileMemo`] and [`Transform`] arrive with it through
 /// `#[require]`. Add [`Contacts`](crate::Contacts) as well to have the body's contacts listed
 /// at every step. Removing the `Aabb` (or despawning) takes the body out of the
 /// [`Partition`](crate::partition::Partition) and ends its contacts
@@ -52,6 +52,7 @@ use crate::tiles::TileKind;
     BodyState,
     OldPosition,
     GridAreas,
+    TileMemo,
     Transform
 )]
 #[component(on_insert = sync_transform_on_insert, on_remove = leave_simulation_hook)]
@@ -136,6 +137,7 @@ pub(crate) type MovingBodies<'w, 's> = Query<
         &'static mut PushFlags,
         &'static mut BodyState,
         &'static BodySwitches,
+        &'static mut TileMemo,
     ),
     Without<Kinematic>,
 >;
@@ -148,6 +150,7 @@ pub(crate) type MovingBody<'a> = (
     Tracked<'a, PushFlags>,
     Tracked<'a, BodyState>,
     &'a BodySwitches,
+    &'a mut TileMemo,
 );
 
 /// Runs `work` on every body of `bodies`, read as table slices ([`crate::rows`]): on the task
@@ -159,26 +162,29 @@ pub(crate) fn for_each_moving_body(
     work: impl Fn(MovingBody) + Sync,
 ) {
     let (total, parallel) = count_rows(bodies, parallel_min);
-    for (entities, aabbs, velocities, flags, states, switches) in
+    for (entities, aabbs, velocities, flags, states, switches, memos) in
         bodies.contiguous_iter_mut().expect(DENSE)
     {
         let (mut a, mut v) = (unpack(aabbs), unpack(velocities));
         let (mut f, mut s) = (unpack(flags), unpack(states));
         let columns = (Column::new(&mut a), Column::new(&mut v));
+        // The memo is the physics' own: its change ticks are left alone.
+        let (memos, _) = unpack(memos);
         let rows = (
             entities,
             columns,
             Column::new(&mut f),
             Column::new(&mut s),
-            switches,
+            (switches, memos),
         );
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
-            let (entities, (mut a, mut v), mut f, mut s, switches) = rows;
+            let (entities, (mut a, mut v), mut f, mut s, (switches, memos)) = rows;
             let columns = (a.iter().zip(v.iter())).zip(f.iter().zip(s.iter()));
-            for ((&entity, switches), ((a, v), (f, s))) in
-                entities.iter().zip(switches).zip(columns)
+            let own = switches.iter().zip(memos.iter_mut());
+            for ((&entity, (switches, memo)), ((a, v), (f, s))) in
+                entities.iter().zip(own).zip(columns)
             {
-                work((entity, a, v, f, s, switches));
+                work((entity, a, v, f, s, switches, memo));
             }
         });
     }

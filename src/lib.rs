@@ -108,7 +108,7 @@ pub use plugin::PhysicsPlugin;
 pub use query::{CastHit, HitTarget, QueryFilter, SpatialQuery};
 pub use schedule::PhysicsSystems;
 pub use sensors::{Sensor, SensorContents, SensorEntered, SensorExited, SensorShape};
-pub use tiles::{TileKind, TileMap, TileMapError};
+pub use tiles::{TileKind, TileMap, TileMapError, TileMemo};
 
 /// Everything a game needs: `use bevy_platformer_physics::prelude::*;`.
 pub mod prelude {

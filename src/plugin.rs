@@ -17,7 +17,7 @@ use crate::schedule::PhysicsSystems;
 use crate::sensors::{
     Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, update_sensors,
 };
-use crate::tiles::{TileKind, TileMap, collide_tiles};
+use crate::tiles::{TileKind, TileMap, TileMemo, collide_tiles};
 use crate::writeback::write_transforms;
 
 /// Adds the platformer physics to an app.
@@ -81,6 +81,7 @@ impl Plugin for PhysicsPlugin {
             .register_type::<Side>()
             .register_type::<TileKind>()
             .register_type::<TileMap>()
+            .register_type::<TileMemo>()
             .register_type::<PhysicsConfig>()
             .register_type::<GridAreas>()
             .register_type::<Contacts>()

@@ -207,48 +207,52 @@ pub(crate) fn respond_to_contacts(
 ) {
     let touch = config.contact_tolerance;
     let (map, layout, found) = (&*map, &*layout, &*landings);
-    let apply = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): MovingBody| {
-        // The contacts as detected (the same as the body's `Contacts`), read from the
-        // contiguous layout.
-        let contacts = layout.of(entity);
-        if contacts.is_empty() {
-            if state.ground_velocity != Vec2::ZERO {
-                state.ground_velocity = Vec2::ZERO;
+    let apply =
+        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, _): MovingBody| {
+            // The contacts as detected (the same as the body's `Contacts`), read from the
+            // contiguous layout.
+            let contacts = layout.of(entity);
+            if contacts.is_empty() {
+                if state.ground_velocity != Vec2::ZERO {
+                    state.ground_velocity = Vec2::ZERO;
+                }
+                return;
             }
-            return;
-        }
-        let r = respond(velocity.0, contacts, touch);
-        let bottom = Side::Bottom;
-        if r.sides & side_bit(bottom) != 0 && !flags.pushes_tile(bottom) && !flags.pushed(bottom) {
-            // The velocity at detection, which every contact carries.
-            found.push(Landed {
-                entity,
-                velocity: contacts[0].velocity,
-            });
-        }
-        if r.offset != Vec2::ZERO && aabb.is_valid() {
-            let pass = PassThrough {
-                drop_through: switches.drop_through,
-                climbing: switches.climbing,
-            };
-            aabb.center = if switches.world_collision {
-                sweep_displacement(map, aabb.center, aabb.half_extents, r.offset, pass, touch)
-            } else {
-                aabb.center + r.offset
-            };
-        }
-        if velocity.0 != r.velocity {
-            velocity.0 = r.velocity;
-        }
-        if r.sides != 0 {
-            flags.add_object_sides(r.sides);
-        }
-        // Written only when changed, so a resting body's `BodyState` keeps its change tick.
-        let ground = r.ground_velocity.unwrap_or(Vec2::ZERO);
-        if state.ground_velocity != ground {
-            state.ground_velocity = ground;
-        }
-    };
+            let r = respond(velocity.0, contacts, touch);
+            let bottom = Side::Bottom;
+            if r.sides & side_bit(bottom) != 0
+                && !flags.pushes_tile(bottom)
+                && !flags.pushed(bottom)
+            {
+                // The velocity at detection, which every contact carries.
+                found.push(Landed {
+                    entity,
+                    velocity: contacts[0].velocity,
+                });
+            }
+            if r.offset != Vec2::ZERO && aabb.is_valid() {
+                let pass = PassThrough {
+                    drop_through: switches.drop_through,
+                    climbing: switches.climbing,
+                };
+                aabb.center = if switches.world_collision {
+                    sweep_displacement(map, aabb.center, aabb.half_extents, r.offset, pass, touch)
+                } else {
+                    aabb.center + r.offset
+                };
+            }
+            if velocity.0 != r.velocity {
+                velocity.0 = r.velocity;
+            }
+            if r.sides != 0 {
+                flags.add_object_sides(r.sides);
+            }
+            // Written only when changed, so a resting body's `BodyState` keeps its change tick.
+            let ground = r.ground_velocity.unwrap_or(Vec2::ZERO);
+            if state.ground_velocity != ground {
+                state.ground_velocity = ground;
+            }
+        };
     for_each_moving_body(&mut bodies, config.parallel_min_bodies, apply);
     landings.write(&mut landed);
 }

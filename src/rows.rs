@@ -143,6 +143,13 @@ impl<T: Sync> Rows for &[T] {
     }
 }
 
+impl<T: Send> Rows for &mut [T] {
+    #[inline]
+    fn split_rows(self, at: usize) -> (Self, Self) {
+        self.split_at_mut(at)
+    }
+}
+
 impl<T: Send> Rows for Column<'_, T> {
     #[inline]
     fn split_rows(self, at: usize) -> (Self, Self) {

@@ -172,6 +172,30 @@ fn map_edits_take_effect_at_the_next_step() {
 }
 
 #[test]
+fn config_changes_take_effect_at_the_next_step_for_a_body_at_rest() {
+    // A still body 14 units deep in the top row of a block: with a push limit of 8 it stays
+    // put, its input the same at every step (so its last tile collision is reused); raising
+    // the limit frees it at the next step, through the open top.
+    let mut app = app_without_gravity(ascii("....\n####\n####\n####"));
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .max_depenetration = 8.0;
+    let body = spawn(
+        &mut app,
+        Vec2::new(24.0, 40.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 10);
+    assert_eq!(pos(&app, body), Vec2::new(24.0, 40.0));
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .max_depenetration = 64.0;
+    step(&mut app, 1);
+    assert_eq!(pos(&app, body), Vec2::new(24.0, 54.0));
+}
+
+#[test]
 fn a_tile_placed_on_a_body_pushes_it_out_without_adding_velocity() {
     // Walls left and right of column 1, so the new tile's only open face is its top.
     let mut app = app(ascii("....\n#.#.\n####"));

@@ -3,8 +3,10 @@
 mod cast;
 pub mod collide;
 mod map;
+mod memo;
 mod system;
 
 pub use cast::{TileHit, cast_segment_tiles};
 pub use map::{TileKind, TileMap, TileMapError};
+pub use memo::TileMemo;
 pub(crate) use system::collide_tiles;

@@ -2,8 +2,9 @@
 
 use bevy::prelude::*;
 
-use super::collide::{PassThrough, TileBody, TileParams, collide_with_tiles};
+use super::collide::{PassThrough, TileBody, TileParams};
 use super::map::TileMap;
+use super::memo::MemoEpoch;
 use crate::body::{MovingBodies, MovingBody, for_each_moving_body, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
@@ -19,6 +20,7 @@ pub(crate) fn collide_tiles(
     mut bodies: MovingBodies,
     mut landed: MessageWriter<Landed>,
     mut landings: Local<Landings>,
+    mut epoch: Local<MemoEpoch>,
 ) {
     let params = TileParams {
         dt: time.timestep().as_secs_f32(),
@@ -32,71 +34,74 @@ pub(crate) fn collide_tiles(
         ground_friction: 0.0,
         ..params
     };
+    // Tile collision results are reused only while the map and the parameters stay the same.
+    let epoch = epoch.of_step(map.is_changed(), params);
     let (params, frictionless) = (&params, &frictionless);
     let bounds = map.bounds();
     let map = &*map;
     let found = &*landings;
-    let work = |(entity, mut aabb, mut velocity, mut flags, mut state, switches): MovingBody| {
-        if !aabb.is_valid() {
-            return;
-        }
-        if !switches.world_collision {
-            flags.set_tile_sides(0);
-            state.standing_on = None;
-            state.overlaps_ladder = false;
-            return;
-        }
-        let mut body = TileBody {
-            center: aabb.center,
-            half: aabb.half_extents,
-            velocity: velocity.0,
-        };
-        let pass = PassThrough {
-            drop_through: switches.drop_through,
-            climbing: switches.climbing,
-        };
-        let params = if switches.friction {
-            params
-        } else {
-            frictionless
-        };
-        let outcome = collide_with_tiles(map, &mut body, pass, params);
-        if outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom) {
-            found.push(Landed {
-                entity,
+    let work =
+        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, memo): MovingBody| {
+            if !aabb.is_valid() {
+                return;
+            }
+            if !switches.world_collision {
+                flags.set_tile_sides(0);
+                state.standing_on = None;
+                state.overlaps_ladder = false;
+                return;
+            }
+            let mut body = TileBody {
+                center: aabb.center,
+                half: aabb.half_extents,
                 velocity: velocity.0,
-            });
-        }
-        // Written only when changed, so resting bodies keep their change ticks (and their
-        // Transforms are not touched).
-        if aabb.center != body.center {
-            aabb.center = body.center;
-        }
-        if velocity.0 != body.velocity {
-            velocity.0 = body.velocity;
-        }
-        flags.set_tile_sides(outcome.sides);
-        let (standing_on, ladder) = (outcome.standing_on, outcome.overlaps_ladder);
-        if state.standing_on != standing_on || state.overlaps_ladder != ladder {
-            state.standing_on = standing_on;
-            state.overlaps_ladder = ladder;
-        }
-        warn_once_while(&mut state, warn_bits::EMBEDDED, outcome.embedded, || {
-            warn!(
-                "body {entity} at {} is buried in solid tiles with no open face within \
+            };
+            let pass = PassThrough {
+                drop_through: switches.drop_through,
+                climbing: switches.climbing,
+            };
+            let params = if switches.friction {
+                params
+            } else {
+                frictionless
+            };
+            let outcome = memo.collide(map, &mut body, pass, params, switches.friction, epoch);
+            if outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom) {
+                found.push(Landed {
+                    entity,
+                    velocity: velocity.0,
+                });
+            }
+            // Written only when changed, so resting bodies keep their change ticks (and their
+            // Transforms are not touched).
+            if aabb.center != body.center {
+                aabb.center = body.center;
+            }
+            if velocity.0 != body.velocity {
+                velocity.0 = body.velocity;
+            }
+            flags.set_tile_sides(outcome.sides);
+            let (standing_on, ladder) = (outcome.standing_on, outcome.overlaps_ladder);
+            if state.standing_on != standing_on || state.overlaps_ladder != ladder {
+                state.standing_on = standing_on;
+                state.overlaps_ladder = ladder;
+            }
+            warn_once_while(&mut state, warn_bits::EMBEDDED, outcome.embedded, || {
+                warn!(
+                    "body {entity} at {} is buried in solid tiles with no open face within \
                      PhysicsConfig::max_depenetration; it moves freely until it comes out",
-                body.center
-            )
-        });
-        let outside = left_the_map(bounds, body.center, body.half);
-        warn_once_while(&mut state, warn_bits::OUTSIDE_MAP, outside, || {
-            warn!(
-                "body {entity} at {} left the tile map {:?}; outside the map there are no \
+                    body.center
+                )
+            });
+            let outside = left_the_map(bounds, body.center, body.half);
+            warn_once_while(&mut state, warn_bits::OUTSIDE_MAP, outside, || {
+                warn!(
+                    "body {entity} at {} left the tile map {:?}; outside the map there are no \
                  tiles, so it moves freely",
-                body.center, bounds
-            )
-        });
-    };
+                    body.center, bounds
+                )
+            });
+        };
     for_each_moving_body(&mut bodies, config.parallel_min_bodies, work);
     landings.write(&mut landed);
 }
