@@ -359,11 +359,18 @@ pub(crate) fn detect_pairs(
         for_each_chunk(&mut s.pieces, parallel, |i, out| {
             out.pairs.clear();
             out.tested = 0;
-            for flat in chunk_range(i, CHUNKS, cell_count) {
-                let cell = UVec2::new(flat as u32 % dims.x, flat as u32 / dims.x);
+            let cells = chunk_range(i, CHUNKS, cell_count);
+            // The cell's coordinates, stepped along with its flat index (no division per cell).
+            let start = cells.start as u32;
+            let mut cell = UVec2::new(start % dims.x.max(1), start / dims.x.max(1));
+            for flat in cells {
                 touch_cell(partition, flat + READ_AHEAD);
                 prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
-                find_pairs_in_cell(partition.cell(cell), cell, snaps, now, out);
+                find_pairs_in_cell(partition.cell_at_flat(flat), cell, snaps, now, out);
+                cell.x += 1;
+                if cell.x == dims.x {
+                    cell = UVec2::new(0, cell.y + 1);
+                }
             }
         });
     }
