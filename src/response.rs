@@ -36,9 +36,8 @@ use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
 use crate::messages::{Landed, Landings};
 use crate::pairs::{CollisionData, ContactLayout};
-use crate::tiles::MemoEpoch;
 use crate::tiles::TileMap;
-use crate::tiles::collide::PassThrough;
+use crate::tiles::collide::{PassThrough, sweep_displacement};
 
 /// What [`respond`] decided for one body.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -205,14 +204,11 @@ pub(crate) fn respond_to_contacts(
     mut bodies: MovingBodies,
     mut landings: Local<Landings>,
     mut landed: MessageWriter<Landed>,
-    mut epoch: Local<MemoEpoch<f32>>,
 ) {
     let touch = config.contact_tolerance;
-    // Sweeps are reused only while the map and the tolerance stay the same.
-    let epoch = epoch.of_step(map.is_changed(), touch);
     let (map, layout, found) = (&*map, &*layout, &*landings);
     let apply =
-        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, memo): MovingBody| {
+        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, _): MovingBody| {
             // The contacts as detected (the same as the body's `Contacts`), read from the
             // contiguous layout.
             let contacts = layout.of(entity);
@@ -240,14 +236,7 @@ pub(crate) fn respond_to_contacts(
                     climbing: switches.climbing,
                 };
                 aabb.center = if switches.world_collision {
-                    memo.sweep(
-                        map,
-                        (aabb.center, aabb.half_extents),
-                        r.offset,
-                        pass,
-                        touch,
-                        epoch,
-                    )
+                    sweep_displacement(map, aabb.center, aabb.half_extents, r.offset, pass, touch)
                 } else {
                     aabb.center + r.offset
                 };

@@ -38,7 +38,7 @@ use crate::geometry::{Axis, PointSweep, SweepHit, interval_overlap, skin_at};
 pub const FRICTION_STOP_SPEED: f32 = 0.01;
 
 /// A body as tile collision sees it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TileBody {
     /// Centre in world units.
     pub center: Vec2,

@@ -8,6 +8,5 @@ mod system;
 
 pub use cast::{TileHit, cast_segment_tiles};
 pub use map::{TileKind, TileMap, TileMapError};
-pub(crate) use memo::MemoEpoch;
 pub use memo::TileMemo;
 pub(crate) use system::collide_tiles;

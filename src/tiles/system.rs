@@ -20,7 +20,7 @@ pub(crate) fn collide_tiles(
     mut bodies: MovingBodies,
     mut landed: MessageWriter<Landed>,
     mut landings: Local<Landings>,
-    mut epoch: Local<MemoEpoch<TileParams>>,
+    mut epoch: Local<MemoEpoch>,
 ) {
     let params = TileParams {
         dt: time.timestep().as_secs_f32(),
