@@ -46,6 +46,7 @@
 //! your input systems      .before(PhysicsSystems::Integrate): set Velocity, jump, climb
 //!   -> Integrate          old position; bad input; gravity + max fall speed; kinematic moves
 //!   -> TileCollide        depenetrate; one-way snap; swept move-and-slide; flags; friction
+//!                         (a body given the same input as last time reuses its TileMemo)
 //!   -> UpdatePartition    moved bodies change cells in the Partition (incremental)
 //!   -> DetectPairs        per cell, each pair once; each body's CollisionData laid out (and
 //!                         copied into its Contacts if it has one); touching counts;

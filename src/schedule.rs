@@ -30,7 +30,8 @@ pub enum PhysicsSystems {
     /// bodies and bodies without world collision move by their velocity.
     Integrate,
     /// Bodies move through the tile map: swept contacts, sliding, one-way platforms, ladders,
-    /// friction, tile push flags, [`Landed`](crate::Landed).
+    /// friction, tile push flags, [`Landed`](crate::Landed). A body whose input is bit for bit
+    /// the one it had last time gets its last result again ([`TileMemo`](crate::TileMemo)).
     TileCollide,
     /// The spatial partition follows the bodies that moved.
     UpdatePartition,
