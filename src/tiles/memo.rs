@@ -2,6 +2,7 @@
 //! as it was (a body resting on the ground does, step after step).
 
 use bevy::prelude::*;
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::collide::{PassThrough, TileBody, TileOutcome, TileParams, collide_with_tiles};
 use super::map::TileMap;
@@ -16,22 +17,35 @@ use super::map::TileMap;
 /// ends where it started (in a settled pile, about nine tile contacts in ten).
 ///
 /// Written by the physics; arrives with [`Aabb`](crate::Aabb). There is nothing in it to read.
+/// A memo is only ever used in the world and the spell of map and parameters it was made in
+/// (see [`MemoEpoch`]): one copied into another world, restored from a snapshot taken before
+/// the map changed, or loaded from a scene (reflection leaves its contents out) is worked out
+/// again.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
 pub struct TileMemo {
     /// The body's centre, half extents and velocity as given, as bits (so `-0.0` is not `0.0`
     /// and a NaN equals itself).
+    #[reflect(ignore)]
     input: [u32; 6],
     /// The pass-through switches and the friction switch, as bits.
+    #[reflect(ignore)]
     switches: u8,
     /// The [`MemoEpoch`] the entry was made in; 0 is never one, so a new memo matches nothing.
+    #[reflect(ignore)]
     epoch: u32,
     /// The body's centre and velocity after the collision.
+    #[reflect(ignore)]
     center: Vec2,
+    #[reflect(ignore)]
     velocity: Vec2,
+    #[reflect(ignore)]
     sides: u8,
+    #[reflect(ignore)]
     standing_on: Option<super::TileKind>,
+    #[reflect(ignore)]
     overlaps_ladder: bool,
+    #[reflect(ignore)]
     embedded: bool,
 }
 
@@ -86,20 +100,35 @@ impl TileMemo {
 }
 
 /// Numbers the spells during which the tile map and the step's parameters stay the same: a
-/// [`TileMemo`] made in an earlier spell is never used.
+/// [`TileMemo`] made in an earlier spell is never used. The numbers come from one counter for
+/// the whole process, so no two spells share one, in one world or in several.
 #[derive(Debug, Default)]
 pub(crate) struct MemoEpoch {
     epoch: u32,
     params: Option<TileParams>,
 }
 
+/// The next epoch number of the process.
+static NEXT_EPOCH: AtomicU32 = AtomicU32::new(1);
+
+/// Takes the next number from `counter`, skipping 0 (which no epoch is) when it wraps, after
+/// 2^32 - 1 spells.
+fn next_epoch(counter: &AtomicU32) -> u32 {
+    loop {
+        let epoch = counter.fetch_add(1, Ordering::Relaxed);
+        if epoch != 0 {
+            return epoch;
+        }
+    }
+}
+
 impl MemoEpoch {
     /// The epoch of this step: a new one when the map changed since the last step
-    /// (`map_changed`) or the parameters differ from the last step's.
+    /// (`map_changed`) or the parameters differ from the last step's (a NaN parameter starts
+    /// a new one every step).
     pub(crate) fn of_step(&mut self, map_changed: bool, params: TileParams) -> u32 {
         if map_changed || self.params != Some(params) || self.epoch == 0 {
-            // After 2^32 - 1 spells the count starts again at 1, skipping 0.
-            self.epoch = self.epoch.checked_add(1).unwrap_or(1);
+            self.epoch = next_epoch(&NEXT_EPOCH);
             self.params = Some(params);
         }
         self.epoch
@@ -228,7 +257,34 @@ mod tests {
         let third = e.of_step(false, shorter);
         assert!(third != second && third != first, "the step changed");
         assert_eq!(e.of_step(false, shorter), third);
-        e.epoch = u32::MAX;
-        assert_eq!(e.of_step(true, shorter), 1, "the count wraps past 0");
+        // Another world's spells never take these numbers.
+        let mut other = MemoEpoch::default();
+        let theirs = other.of_step(false, PARAMS);
+        assert!(![first, second, third].contains(&theirs));
+    }
+
+    #[test]
+    fn reflection_leaves_the_contents_out() {
+        // What a scene saves and loads: a memo rebuilt from its reflection holds nothing, so it
+        // can never be taken for one made in the world it is loaded into.
+        let map = TileMap::from_ascii("....\n####", 16.0).unwrap();
+        let mut memo = TileMemo::default();
+        let mut body = TileBody {
+            center: Vec2::new(24.0, 22.0),
+            half: Vec2::splat(6.0),
+            velocity: Vec2::new(0.0, -10.0),
+        };
+        memo.collide(&map, &mut body, PassThrough::default(), &PARAMS, true, 7);
+        assert_ne!(memo, TileMemo::default());
+        let loaded = TileMemo::from_reflect(memo.as_partial_reflect()).unwrap();
+        assert_eq!(loaded, TileMemo::default());
+    }
+
+    #[test]
+    fn the_epoch_count_wraps_past_0() {
+        let counter = AtomicU32::new(u32::MAX);
+        assert_eq!(next_epoch(&counter), u32::MAX);
+        assert_eq!(next_epoch(&counter), 1);
+        assert_eq!(next_epoch(&counter), 2);
     }
 }
