@@ -20,7 +20,8 @@ use super::map::TileMap;
 /// A memo is only ever used in the world and the spell of map and parameters it was made in
 /// (see [`MemoEpoch`]): one copied into another world, restored from a snapshot taken before
 /// the map changed, or loaded from a scene (reflection leaves its contents out) is worked out
-/// again.
+/// again. Changes to the [`TileMap`] are seen through Bevy's change detection, so edit it
+/// through `ResMut` (as usual), not behind `bypass_change_detection`.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
 pub struct TileMemo {
