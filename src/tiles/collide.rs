@@ -560,19 +560,23 @@ fn surroundings(
     (sides, standing_on, ladder)
 }
 
+/// The step parameters of the tile tests: 60 Hz, the default tolerances, no ground friction.
+#[cfg(test)]
+pub(crate) const TEST_PARAMS: TileParams = TileParams {
+    dt: 1.0 / 60.0,
+    skin: 1e-3,
+    one_way_tolerance: 4.0,
+    max_depenetration: 64.0,
+    ground_friction: 0.0,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::geometry::skin_at;
     use crate::test_rng::unit_floats;
 
-    const PARAMS: TileParams = TileParams {
-        dt: 1.0 / 60.0,
-        skin: 1e-3,
-        one_way_tolerance: 4.0,
-        max_depenetration: 64.0,
-        ground_friction: 0.0,
-    };
+    const PARAMS: TileParams = TEST_PARAMS;
 
     fn map(text: &str) -> TileMap {
         TileMap::from_ascii(text, 16.0).unwrap()

@@ -143,11 +143,8 @@ mod tests {
     use crate::tiles::TileKind;
 
     const PARAMS: TileParams = TileParams {
-        dt: 1.0 / 60.0,
-        skin: 1e-3,
-        one_way_tolerance: 4.0,
-        max_depenetration: 64.0,
         ground_friction: 10.0,
+        ..crate::tiles::collide::TEST_PARAMS
     };
 
     #[test]
