@@ -17,9 +17,9 @@ use crate::tiles::{TileKind, TileMemo};
 /// inserted and after every step. To teleport a body, write its `Aabb`, not its `Transform`.
 ///
 /// Adding an `Aabb` makes an entity a body: [`Velocity`], [`PushFlags`], [`BodySwitches`],
-/// [`BodyState`], [`OldPosition`], [`GridAreas`], [`TileMemo`] and [`Transform`] arrive with it through
-/// `#[require]`. Add [`Contacts`](crate::Contacts) as well to have the body's contacts listed
-/// at every step. Removing the `Aabb` (or despawning) takes the body out of the
+/// [`BodyState`], [`OldPosition`], [`GridAreas`], [`TileMemo`] and [`Transform`] arrive with
+/// it through `#[require]`. Add [`Contacts`](crate::Contacts) as well to have the body's
+/// contacts listed at every step. Removing the `Aabb` (or despawning) takes the body out of the
 /// [`Partition`](crate::partition::Partition) and ends its contacts
 /// ([`CollisionEnded`](crate::CollisionEnded)) at once.
 ///

@@ -18,10 +18,10 @@ use super::map::TileMap;
 ///
 /// Written by the physics; arrives with [`Aabb`](crate::Aabb). There is nothing in it to read.
 /// A memo is only ever used in the world and the spell of map and parameters it was made in:
-/// one copied into another world, restored from a snapshot taken before
-/// the map changed, or loaded from a scene (reflection leaves its contents out) is worked out
-/// again. Changes to the [`TileMap`] are seen through Bevy's change detection, so edit it
-/// through `ResMut` (as usual), not behind `bypass_change_detection`.
+/// one copied into another world, restored from a snapshot taken before the map changed, or
+/// loaded from a scene (reflection leaves its contents out) is worked out again. Changes to
+/// the [`TileMap`] are seen through Bevy's change detection, so edit it through `ResMut` (as
+/// usual), not behind `bypass_change_detection`.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
 pub struct TileMemo {
