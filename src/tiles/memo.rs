@@ -40,14 +40,9 @@ pub struct TileMemo {
     center: Vec2,
     #[reflect(ignore)]
     velocity: Vec2,
+    /// What the collision found.
     #[reflect(ignore)]
-    sides: u8,
-    #[reflect(ignore)]
-    standing_on: Option<super::TileKind>,
-    #[reflect(ignore)]
-    overlaps_ladder: bool,
-    #[reflect(ignore)]
-    embedded: bool,
+    outcome: TileOutcome,
 }
 
 impl TileMemo {
@@ -77,12 +72,7 @@ impl TileMemo {
         if self.epoch == epoch && self.input == input && self.switches == switches {
             body.center = self.center;
             body.velocity = self.velocity;
-            return TileOutcome {
-                sides: self.sides,
-                standing_on: self.standing_on,
-                overlaps_ladder: self.overlaps_ladder,
-                embedded: self.embedded,
-            };
+            return self.outcome;
         }
         let outcome = collide_with_tiles(map, body, pass, params);
         *self = TileMemo {
@@ -91,10 +81,7 @@ impl TileMemo {
             epoch,
             center: body.center,
             velocity: body.velocity,
-            sides: outcome.sides,
-            standing_on: outcome.standing_on,
-            overlaps_ladder: outcome.overlaps_ladder,
-            embedded: outcome.embedded,
+            outcome,
         };
         outcome
     }
