@@ -211,7 +211,6 @@ struct Near {
 /// Buffers kept between steps, so detection allocates nothing once the scene has settled.
 #[derive(Default)]
 pub(crate) struct DetectScratch {
-    snaps: Vec<Snap>,
     pieces: Vec<PieceOut>,
     fill: Vec<u32>,
     /// Every piece's pairs, in piece order.
@@ -219,6 +218,15 @@ pub(crate) struct DetectScratch {
     /// The layout before it is filled: per slot, `pair index << 1 | side` (0: the pair's `a`).
     entries: Vec<u32>,
     changes: Vec<Vec<Change>>,
+}
+
+/// One contact of a body in the [`ContactLayout`]: the other body's slot and the overlap from
+/// the owner's side. Everything else a [`CollisionData`] holds is in the two bodies'
+/// snapshots, so the layout moves 12 bytes per contact instead of a whole record.
+#[derive(Clone, Copy)]
+struct Link {
+    other: u32,
+    overlap: Vec2,
 }
 
 /// The contacts of the last detection, laid out contiguously in slot order: the response reads
@@ -230,9 +238,48 @@ pub(crate) struct ContactLayout {
     now: Partners,
     /// The previous step's.
     last: Partners,
-    /// Slot `k`'s contacts are `data[now.starts[k]..now.starts[k + 1]]`.
-    data: Vec<CollisionData>,
+    /// Every detected body as detection saw it, by slot.
+    snaps: Vec<Snap>,
+    /// Slot `k`'s contacts are `links[now.starts[k]..now.starts[k + 1]]`.
+    links: Vec<Link>,
 }
+
+/// The contacts of one body at the last detection, as [`CollisionData`] records built from the
+/// layout (see [`ContactLayout::of`]).
+#[derive(Clone)]
+pub(crate) struct ContactsOf<'a> {
+    me: &'a Snap,
+    links: core::slice::Iter<'a, Link>,
+    snaps: &'a [Snap],
+}
+
+impl ContactsOf<'_> {
+    /// The owner's velocity at detection (which every contact carries).
+    pub(crate) fn velocity(&self) -> Vec2 {
+        self.me.velocity
+    }
+}
+
+impl Iterator for ContactsOf<'_> {
+    type Item = CollisionData;
+
+    #[inline]
+    fn next(&mut self) -> Option<CollisionData> {
+        let link = self.links.next()?;
+        Some(collision_data(
+            self.me,
+            &self.snaps[link.other as usize],
+            link.overlap,
+        ))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.links.size_hint()
+    }
+}
+
+impl ExactSizeIterator for ContactsOf<'_> {}
 
 impl ContactLayout {
     /// The partners `entity` had at the last detection, leaving out those already forgotten
@@ -252,12 +299,22 @@ impl ContactLayout {
             .collect()
     }
 
-    /// The contacts `entity` got at the last detection (none when it was not detected).
+    /// The contacts `entity` got at the last detection, in detection order (none when it was
+    /// not detected).
     #[inline]
-    pub(crate) fn of(&self, entity: Entity) -> &[CollisionData] {
-        self.now.slot(entity).map_or(&[], |k| {
-            &self.data[self.now.starts[k] as usize..self.now.starts[k + 1] as usize]
-        })
+    pub(crate) fn of(&self, entity: Entity) -> ContactsOf<'_> {
+        let (me, links) = match self.now.slot(entity) {
+            Some(k) => (
+                &self.snaps[k],
+                &self.links[self.now.starts[k] as usize..self.now.starts[k + 1] as usize],
+            ),
+            None => (&Snap::EMPTY, &[][..]),
+        };
+        ContactsOf {
+            me,
+            links: links.iter(),
+            snaps: &self.snaps,
+        }
     }
 }
 
@@ -300,7 +357,7 @@ pub(crate) fn detect_pairs(
     let tables = || bodies.contiguous_iter().expect(DENSE);
     let n: usize = tables().map(|t| t.0.len()).sum();
     let parallel = n >= config.parallel_min_bodies;
-    s.snaps.resize(n, Snap::EMPTY);
+    l.snaps.resize(n, Snap::EMPTY);
     l.now.entities.clear();
     l.now.entities.resize(n, Entity::PLACEHOLDER);
     l.now.forgotten = false;
@@ -335,7 +392,7 @@ pub(crate) fn detect_pairs(
             }
         }
     };
-    for_each_split(&mut s.snaps, &mut l.now.entities, end, parallel, snap);
+    for_each_split(&mut l.snaps, &mut l.now.entities, end, parallel, snap);
     let mut detected = 0;
     for (k, &entity) in l.now.entities.iter().enumerate() {
         if entity == Entity::PLACEHOLDER {
@@ -352,7 +409,7 @@ pub(crate) fn detect_pairs(
     // 2. Pairs, piece by piece of the cell list.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
     {
-        let (snaps, now) = (&s.snaps, &l.now);
+        let (snaps, now) = (&l.snaps, &l.now);
         let partition = &*partition;
         let dims = partition.dims();
         let cell_count = (dims.x * dims.y) as usize;
@@ -376,7 +433,7 @@ pub(crate) fn detect_pairs(
     }
 
     // 3. Per-body layout (counting sort, stable in pair order).
-    let n = s.snaps.len();
+    let n = l.snaps.len();
     l.now.starts.clear();
     l.now.starts.resize(n + 1, 0);
     let mut found = 0;
@@ -394,7 +451,6 @@ pub(crate) fn detect_pairs(
     }
     s.fill.clear();
     s.fill.extend_from_slice(&l.now.starts[..n]);
-    let blank = CollisionData::default();
     let total = l.now.starts[n] as usize;
     s.all_pairs.clear();
     for piece in &s.pieces {
@@ -411,16 +467,20 @@ pub(crate) fn detect_pairs(
     }
     // Filled in pieces of slots on the task pool: each piece writes only its own range. Only
     // growth writes the blanks; every entry is overwritten below.
-    l.data.truncate(total);
-    l.data.resize(total, blank);
+    let blank = Link {
+        other: 0,
+        overlap: Vec2::ZERO,
+    };
+    l.links.truncate(total);
+    l.links.resize(total, blank);
     l.now.others.truncate(total);
     l.now.others.resize(total, Entity::PLACEHOLDER);
     {
-        let (snaps, pairs, entries, starts) = (&s.snaps, &s.all_pairs, &s.entries, &l.now.starts);
+        let (snaps, pairs, entries, starts) = (&l.snaps, &s.all_pairs, &s.entries, &l.now.starts);
         let end = |i: usize| starts[chunk_range(i, CHUNKS, n).end] as usize;
-        let fill = |i: usize, data: &mut [CollisionData], others: &mut [Entity]| {
+        let fill = |i: usize, links: &mut [Link], others: &mut [Entity]| {
             let base = starts[chunk_range(i, CHUNKS, n).start] as usize;
-            let mine = &entries[base..base + data.len()];
+            let mine = &entries[base..base + links.len()];
             for (at, &entry) in mine.iter().enumerate() {
                 // The other body of the contact a few ahead: its snapshot is a random read.
                 if let Some(&ahead) = mine.get(at + FILL_AHEAD) {
@@ -429,16 +489,16 @@ pub(crate) fn detect_pairs(
                     prefetch(&snaps[other as usize]);
                 }
                 let p = &pairs[(entry >> 1) as usize];
-                let (me, other, overlap) = if entry & 1 == 0 {
-                    (&snaps[p.a as usize], &snaps[p.b as usize], p.overlap)
+                let (other, overlap) = if entry & 1 == 0 {
+                    (p.b, p.overlap)
                 } else {
-                    (&snaps[p.b as usize], &snaps[p.a as usize], -p.overlap)
+                    (p.a, -p.overlap)
                 };
-                data[at] = collision_data(me, other, overlap);
-                others[at] = other.entity;
+                links[at] = Link { other, overlap };
+                others[at] = snaps[other as usize].entity;
             }
         };
-        for_each_split(&mut l.data, &mut l.now.others, end, parallel, fill);
+        for_each_split(&mut l.links, &mut l.now.others, end, parallel, fill);
     }
 
     // 4. Collision events, from last step's partners and this step's (both are laid out
@@ -459,9 +519,9 @@ pub(crate) fn detect_pairs(
     let l = &*l;
     let refill = |(entity, mut contacts): (Entity, Mut<Contacts>)| {
         let mine = l.of(entity);
-        if !contacts.0.is_empty() || !mine.is_empty() {
+        if !contacts.0.is_empty() || mine.len() != 0 {
             contacts.0.clear();
-            contacts.0.extend_from_slice(mine);
+            contacts.0.extend(mine);
         }
     };
     for_each_item(&mut contacts, config.parallel_min_bodies, refill);

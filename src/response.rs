@@ -30,6 +30,7 @@
 //!    sinking into each other and rising platforms lift what stands on them.
 
 use bevy::prelude::*;
+use core::borrow::Borrow;
 
 use crate::body::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::config::PhysicsConfig;
@@ -79,12 +80,17 @@ pub struct Response {
 /// assert_eq!(r.offset, Vec2::new(0.0, 2.0));
 /// assert_eq!(r.velocity, Vec2::ZERO);
 /// ```
-pub fn respond(velocity: Vec2, contacts: &[CollisionData], touch: f32) -> Response {
+pub fn respond<C: Borrow<CollisionData>>(
+    velocity: Vec2,
+    contacts: impl IntoIterator<Item = C>,
+    touch: f32,
+) -> Response {
     let mut r = Response {
         velocity,
         ..default()
     };
     for c in contacts {
+        let c = c.borrow();
         let overlap = c.overlap - r.offset;
         if overlap.x.abs() <= touch {
             r.block_x(c.other_position.x > c.position.x);
@@ -212,12 +218,13 @@ pub(crate) fn respond_to_contacts(
             // The contacts as detected (the same as the body's `Contacts`), read from the
             // contiguous layout.
             let contacts = layout.of(entity);
-            if contacts.is_empty() {
+            if contacts.len() == 0 {
                 if state.ground_velocity != Vec2::ZERO {
                     state.ground_velocity = Vec2::ZERO;
                 }
                 return;
             }
+            let landing_velocity = contacts.velocity();
             let r = respond(velocity.0, contacts, touch);
             let bottom = Side::Bottom;
             if r.sides & side_bit(bottom) != 0
@@ -227,7 +234,7 @@ pub(crate) fn respond_to_contacts(
                 // The velocity at detection, which every contact carries.
                 found.push(Landed {
                     entity,
-                    velocity: contacts[0].velocity,
+                    velocity: landing_velocity,
                 });
             }
             if r.offset != Vec2::ZERO && aabb.is_valid() {

@@ -282,7 +282,7 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
     egui::ScrollArea::vertical()
         .max_height(180.0)
         .show(ui, |ui| {
-            for c in contacts.iter() {
+            for c in contacts {
                 ui.monospace(format!(
                     "{}{}\n overlap {:.3}, {:.3}\n v {:.1}, {:.1} | other v {:.1}, {:.1}\n \
                  pos {:.2}, {:.2} (was {:.2}, {:.2})\n other {:.2}, {:.2} (was {:.2}, {:.2})",
