@@ -48,8 +48,8 @@
 //!   -> TileCollide        depenetrate; one-way snap; swept move-and-slide; flags; friction
 //!                         (a body given the same input as last time reuses its TileMemo)
 //!   -> UpdatePartition    moved bodies change cells in the Partition (incremental)
-//!   -> DetectPairs        per cell, each pair once; each body's CollisionData laid out (and
-//!                         copied into its Contacts if it has one); touching counts;
+//!   -> DetectPairs        per cell, each pair once; each body's contacts laid out (and
+//!                         written into its Contacts if it has one); touching counts;
 //!                         CollisionStarted / CollisionEnded
 //!   -> Respond            per body from its own contacts: speed-ratio split, axis choice,
 //!                         accumulated offset; object PushFlags; Transform follows Aabb

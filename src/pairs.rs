@@ -16,11 +16,13 @@
 //!    [`PhysicsConfig::parallel_min_bodies`]; the pieces are joined in cell order, so the result
 //!    is the same on any number of threads.
 //! 3. **Layout.** The pairs are counted per body and laid out per body in pair order (a
-//!    counting sort), contiguously in slot order; the response reads them from this layout.
+//!    counting sort), contiguously in slot order, as the other body's slot and the overlap
+//!    (12 bytes per contact). A [`CollisionData`] is built from that and the two snapshots when
+//!    it is read: by the response, and for [`Contacts`].
 //! 4. **Events.** Each body's new contacts are compared with its old ones for
 //!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair reports it).
-//! 5. **Contacts.** Each body's slice of the layout is copied into its [`Contacts`], for the
-//!    bodies that have one (it is opt-in).
+//! 5. **Contacts.** Each body's contacts are written into its [`Contacts`], for the bodies
+//!    that have one (it is opt-in).
 
 use bevy::prelude::*;
 
@@ -152,8 +154,11 @@ pub struct PhysicsStats {
     pub pairs_found: usize,
 }
 
-/// A body as the pair loop sees it.
+/// A body as the pair loop sees it. Aligned to a cache line, so each of the random reads of a
+/// snapshot (the pair loop's gather, the layout fill, the response's other body) loads one
+/// line, not two: a large `Vec` is only 16-byte aligned otherwise.
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 struct Snap {
     entity: Entity,
     center: Vec2,
