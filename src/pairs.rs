@@ -27,7 +27,7 @@
 use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
-use crate::collision_events::{Change, Partners, report_contact_changes};
+use crate::collision_events::{Change, Link, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::flags::PushFlags;
 use crate::geometry::signed_overlap;
@@ -218,20 +218,7 @@ struct Near {
 pub(crate) struct DetectScratch {
     pieces: Vec<PieceOut>,
     fill: Vec<u32>,
-    /// Every piece's pairs, in piece order.
-    all_pairs: Vec<Pair>,
-    /// The layout before it is filled: per slot, `pair index << 1 | side` (0: the pair's `a`).
-    entries: Vec<u32>,
     changes: Vec<Vec<Change>>,
-}
-
-/// One contact of a body in the [`ContactLayout`]: the other body's slot and the overlap from
-/// the owner's side. Everything else a [`CollisionData`] holds is in the two bodies'
-/// snapshots, so the layout moves 12 bytes per contact instead of a whole record.
-#[derive(Clone, Copy)]
-struct Link {
-    other: u32,
-    overlap: Vec2,
 }
 
 /// The contacts of the last detection, laid out contiguously in slot order: the response reads
@@ -245,8 +232,6 @@ pub(crate) struct ContactLayout {
     last: Partners,
     /// Every detected body as detection saw it, by slot.
     snaps: Vec<Snap>,
-    /// Slot `k`'s contacts are `links[now.starts[k]..now.starts[k + 1]]`.
-    links: Vec<Link>,
 }
 
 /// The contacts of one body at the last detection, as [`CollisionData`] records built from the
@@ -298,8 +283,6 @@ impl ContactLayout {
         self.now.forgotten = true;
         let now = &self.now;
         now.of_slot(k)
-            .iter()
-            .copied()
             .filter(|&other| now.slot(other).is_some())
             .collect()
     }
@@ -309,10 +292,7 @@ impl ContactLayout {
     #[inline]
     pub(crate) fn of(&self, entity: Entity) -> ContactsOf<'_> {
         let (me, links) = match self.now.slot(entity) {
-            Some(k) => (
-                &self.snaps[k],
-                &self.links[self.now.starts[k] as usize..self.now.starts[k + 1] as usize],
-            ),
+            Some(k) => (&self.snaps[k], self.now.links_of(k)),
             None => (&Snap::EMPTY, &[][..]),
         };
         ContactsOf {
@@ -454,56 +434,25 @@ pub(crate) fn detect_pairs(
     for i in 0..n {
         l.now.starts[i + 1] += l.now.starts[i];
     }
+    // Each pair written to both bodies, in pair order: `fill` is each slot's next free place.
+    // Only growth writes the blanks; every contact is overwritten here.
     s.fill.clear();
     s.fill.extend_from_slice(&l.now.starts[..n]);
     let total = l.now.starts[n] as usize;
-    s.all_pairs.clear();
-    for piece in &s.pieces {
-        s.all_pairs.extend_from_slice(&piece.pairs);
-    }
-    s.entries.clear();
-    s.entries.resize(total, 0);
-    for (id, p) in s.all_pairs.iter().enumerate() {
-        let id = (id as u32) << 1;
-        s.entries[s.fill[p.a as usize] as usize] = id;
-        s.entries[s.fill[p.b as usize] as usize] = id | 1;
-        s.fill[p.a as usize] += 1;
-        s.fill[p.b as usize] += 1;
-    }
-    // Filled in pieces of slots on the task pool: each piece writes only its own range. Only
-    // growth writes the blanks; every entry is overwritten below.
-    let blank = Link {
-        other: 0,
-        overlap: Vec2::ZERO,
-    };
-    l.links.truncate(total);
-    l.links.resize(total, blank);
-    l.now.others.truncate(total);
-    l.now.others.resize(total, Entity::PLACEHOLDER);
-    {
-        let (snaps, pairs, entries, starts) = (&l.snaps, &s.all_pairs, &s.entries, &l.now.starts);
-        let end = |i: usize| starts[chunk_range(i, CHUNKS, n).end] as usize;
-        let fill = |i: usize, links: &mut [Link], others: &mut [Entity]| {
-            let base = starts[chunk_range(i, CHUNKS, n).start] as usize;
-            let mine = &entries[base..base + links.len()];
-            for (at, &entry) in mine.iter().enumerate() {
-                // The other body of the contact a few ahead: its snapshot is a random read.
-                if let Some(&ahead) = mine.get(at + FILL_AHEAD) {
-                    let p = &pairs[(ahead >> 1) as usize];
-                    let other = if ahead & 1 == 0 { p.b } else { p.a };
-                    prefetch(&snaps[other as usize]);
-                }
-                let p = &pairs[(entry >> 1) as usize];
-                let (other, overlap) = if entry & 1 == 0 {
-                    (p.b, p.overlap)
-                } else {
-                    (p.a, -p.overlap)
-                };
-                links[at] = Link { other, overlap };
-                others[at] = snaps[other as usize].entity;
-            }
+    l.now.links.truncate(total);
+    l.now.links.resize(total, Link::default());
+    for p in s.pieces.iter().flat_map(|piece| &piece.pairs) {
+        let (a, b) = (p.a as usize, p.b as usize);
+        l.now.links[s.fill[a] as usize] = Link {
+            other: p.b,
+            overlap: p.overlap,
         };
-        for_each_split(&mut l.links, &mut l.now.others, end, parallel, fill);
+        l.now.links[s.fill[b] as usize] = Link {
+            other: p.a,
+            overlap: -p.overlap,
+        };
+        s.fill[a] += 1;
+        s.fill[b] += 1;
     }
 
     // 4. Collision events, from last step's partners and this step's (both are laid out
@@ -538,9 +487,6 @@ pub(crate) fn detect_pairs(
         pairs_found: found,
     };
 }
-
-/// How many contacts ahead of the one being filled the layout fill prefetches the other body.
-const FILL_AHEAD: usize = 8;
 
 /// How many cells ahead of the one being searched the pair loop starts reading.
 const READ_AHEAD: usize = 2;

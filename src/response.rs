@@ -53,7 +53,9 @@ pub struct Response {
     pub ground_velocity: Option<Vec2>,
 }
 
-/// Article 003's response of one body to its contacts (see the module's algorithm).
+/// Article 003's response of one body to its contacts (see the module's algorithm), in
+/// detection order: a slice or an array of [`CollisionData`] (such as a body's
+/// [`Contacts`](crate::Contacts)), or any iterator of them, owned or borrowed.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -76,7 +78,7 @@ pub struct Response {
 ///     blocked: 0,
 ///     other_blocked: 0,
 /// };
-/// let r = respond(Vec2::new(0.0, -120.0), &[contact], 1e-3);
+/// let r = respond(Vec2::new(0.0, -120.0), [contact], 1e-3);
 /// assert_eq!(r.offset, Vec2::new(0.0, 2.0));
 /// assert_eq!(r.velocity, Vec2::ZERO);
 /// ```
@@ -297,7 +299,7 @@ mod tests {
             Vec2::new(12.0, 3.0),
             Vec2::new(12.0, 3.0),
         );
-        let r = respond(Vec2::new(50.0, 7.0), &[c], 1e-3);
+        let r = respond(Vec2::new(50.0, 7.0), [c], 1e-3);
         assert_eq!(r.offset, Vec2::ZERO);
         assert_eq!(r.velocity, Vec2::new(0.0, 7.0));
         assert_eq!(r.sides, side_bit(Side::Right));
@@ -312,7 +314,7 @@ mod tests {
             Vec2::new(9.0, 1.0),
             Vec2::new(8.0, 1.0),
         );
-        let r = respond(Vec2::new(180.0, 0.0), &[c], 1e-3);
+        let r = respond(Vec2::new(180.0, 0.0), [c], 1e-3);
         assert_eq!(r.offset, Vec2::new(-3.0, 0.0), "3/4 of the 4-unit overlap");
         assert_eq!(r.sides, side_bit(Side::Right));
         assert_eq!(r.velocity.x, 0.0);
@@ -328,7 +330,7 @@ mod tests {
             Vec2::ZERO,
         );
         assert!(c.overlap.x.abs() < c.overlap.y.abs());
-        let r = respond(Vec2::new(0.0, -300.0), &[c], 1e-3);
+        let r = respond(Vec2::new(0.0, -300.0), [c], 1e-3);
         assert_eq!(r.offset, Vec2::new(0.0, 3.0));
         assert_eq!(r.sides, side_bit(Side::Bottom));
         assert_eq!(r.ground_velocity, Some(Vec2::ZERO));
@@ -344,7 +346,7 @@ mod tests {
             Vec2::ZERO,
         );
         assert_eq!(c.overlap, Vec2::new(-2.0, 3.0));
-        let r = respond(Vec2::ZERO, &[c], 1e-3);
+        let r = respond(Vec2::ZERO, [c], 1e-3);
         assert_eq!(r.offset, Vec2::new(-2.0, 0.0), "x overlap is the smaller");
         // The first snippet of article 003 (`!lastX && lastY` twice) would not resolve this
         // on x; the final condition does.
@@ -358,7 +360,7 @@ mod tests {
             Vec2::new(10.0, 0.0),
             Vec2::new(10.0, 0.0),
         );
-        let r = respond(Vec2::ZERO, &[c], 1e-3);
+        let r = respond(Vec2::ZERO, [c], 1e-3);
         assert_eq!(r.offset, Vec2::new(-1.0, 0.0));
     }
 
@@ -371,7 +373,7 @@ mod tests {
             Vec2::ZERO,
         );
         c.other_kinematic = true;
-        let r = respond(Vec2::ZERO, &[c], 1e-3);
+        let r = respond(Vec2::ZERO, [c], 1e-3);
         assert_eq!(
             r.offset,
             Vec2::new(0.0, 2.0),
@@ -390,7 +392,7 @@ mod tests {
         );
         c.other_blocked = side_bit(Side::Right);
         assert_eq!(
-            respond(Vec2::ZERO, &[c], 1e-3).offset,
+            respond(Vec2::ZERO, [c], 1e-3).offset,
             Vec2::new(-2.0, 0.0),
             "we take it all"
         );
@@ -402,11 +404,11 @@ mod tests {
             Vec2::ZERO,
         );
         d.blocked = side_bit(Side::Right);
-        assert_eq!(respond(Vec2::ZERO, &[d], 1e-3).offset, Vec2::ZERO);
+        assert_eq!(respond(Vec2::ZERO, [d], 1e-3).offset, Vec2::ZERO);
         // Blocked on the far side only: no effect, half each.
         let mut e = c;
         e.other_blocked = side_bit(Side::Left);
-        assert_eq!(respond(Vec2::ZERO, &[e], 1e-3).offset, Vec2::new(-1.0, 0.0));
+        assert_eq!(respond(Vec2::ZERO, [e], 1e-3).offset, Vec2::new(-1.0, 0.0));
     }
 
     #[test]
@@ -423,7 +425,7 @@ mod tests {
             Vec2::new(12.0, 0.0),
             Vec2::new(12.0, 0.0),
         );
-        let r = respond(Vec2::new(0.0, -300.0), &[a, b], 1e-3);
+        let r = respond(Vec2::new(0.0, -300.0), [a, b], 1e-3);
         assert_eq!(r.offset, Vec2::new(0.0, 2.0));
         assert_eq!(r.sides, side_bit(Side::Bottom));
     }
