@@ -357,6 +357,7 @@ pub(crate) fn detect_pairs(
                 let (row, at) = (slot - table.start, slot - rows.start);
                 let Some((first_cell, _)) = areas[row].range() else {
                     slots[at] = Entity::PLACEHOLDER;
+                    snaps[at] = Snap::EMPTY;
                     continue;
                 };
                 slots[at] = entities[row];
@@ -544,11 +545,12 @@ fn find_pairs_in_cell(
     out: &mut PieceOut,
 ) {
     // Gather the cell's bodies once (every body in a cell was snapshotted; the lookup guards
-    // against a stale slot anyway), so the pair loop reads contiguous memory.
+    // against a stale slot anyway, with the snapshot's own entity, on the line read anyway),
+    // so the pair loop reads contiguous memory.
     out.near.clear();
     for &e in list {
-        if let Some(k) = now.slot(e) {
-            let b = &snaps[k];
+        let k = now.slot_of.get(e.index_u32() as usize).map_or(usize::MAX, |&k| k as usize);
+        if let Some(b) = snaps.get(k).filter(|b| b.entity == e) {
             out.near.push(Near {
                 slot: k as u32,
                 corner: shared_corner_bits(b.first_cell, cell),
