@@ -549,7 +549,10 @@ fn find_pairs_in_cell(
     // so the pair loop reads contiguous memory.
     out.near.clear();
     for &e in list {
-        let k = now.slot_of.get(e.index_u32() as usize).map_or(usize::MAX, |&k| k as usize);
+        let k = now
+            .slot_of
+            .get(e.index_u32() as usize)
+            .map_or(usize::MAX, |&k| k as usize);
         if let Some(b) = snaps.get(k).filter(|b| b.entity == e) {
             out.near.push(Near {
                 slot: k as u32,

@@ -3,6 +3,7 @@
 //!
 //! ```sh
 //! cargo run --release -p pile-bench                 # 1k, 4k, 16k, 64k; writes bench/results/
+//! cargo run --release -p pile-bench -- --rounds 1    # each engine once per size (default 3)
 //! cargo run --release -p pile-bench -- --sizes 1000,4000 --engines ours,floor
 //! cargo run --release -p pile-bench -- one ours 16000   # one process: one JSON line
 //! PILE_STAGES=1 cargo run --release -p pile-bench -- one ours 64000   # and each stage's median
@@ -32,6 +33,8 @@ use scene::{Outcome, Scene};
 
 pub const ENGINES: [&str; 4] = ["ours", "avian2d", "rapier", "floor"];
 const WARM_UP: usize = 60;
+/// How many times each engine runs at each size by default (the median round is reported).
+const ROUNDS: usize = 3;
 const MEASURED: usize = 240;
 /// Skip an engine at larger sizes once a step takes longer than this.
 const TOO_SLOW_MS: f64 = 1000.0;
@@ -60,6 +63,7 @@ fn main() {
     }
     let mut sizes = vec![1000, 4000, 16000, 64000];
     let mut engines: Vec<String> = ENGINES.iter().map(|s| s.to_string()).collect();
+    let mut rounds = ROUNDS;
     let mut out = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/results"));
     let mut i = 0;
     while i < args.len() {
@@ -72,6 +76,7 @@ fn main() {
             }
             "--engines" => engines = args[i + 1].split(',').map(str::to_string).collect(),
             "--out" => out = args[i + 1].clone().into(),
+            "--rounds" => rounds = args[i + 1].parse::<usize>().expect("rounds").max(1),
             other => panic!("unknown argument {other}"),
         }
         i += 2;
@@ -80,33 +85,36 @@ fn main() {
     let mut runs = Vec::new();
     let mut too_slow: Vec<String> = Vec::new();
     for &n in &sizes {
-        for engine in &engines {
-            if too_slow.contains(engine) {
-                eprintln!(
-                    "{engine} at {n}: skipped (a step took over {TOO_SLOW_MS} ms at a smaller size)"
-                );
+        // Every engine once per round, the order reversed every other round, so a busy or quiet
+        // spell of the machine falls on all of them; each engine's round with the median
+        // median is reported.
+        let mut rounds_of: Vec<Vec<Run>> = vec![Vec::new(); engines.len()];
+        for round in 0..rounds {
+            let mut order: Vec<usize> = (0..engines.len()).collect();
+            if round % 2 == 1 {
+                order.reverse();
+            }
+            for &e in &order {
+                let engine = &engines[e];
+                if too_slow.contains(engine) {
+                    if round == 0 {
+                        eprintln!(
+                            "{engine} at {n}: skipped (a step took over {TOO_SLOW_MS} ms at a smaller size)"
+                        );
+                    }
+                    continue;
+                }
+                if let Some(run) = run_process(&exe, engine, n, round, rounds) {
+                    rounds_of[e].push(run);
+                }
+            }
+        }
+        for (engine, mut done) in engines.iter().zip(rounds_of) {
+            if done.is_empty() {
                 continue;
             }
-            eprintln!("{engine} at {n} ...");
-            let output = Command::new(&exe)
-                .args(["one", engine, &n.to_string()])
-                .output()
-                .expect("run one engine");
-            let text = String::from_utf8_lossy(&output.stdout);
-            let Some(run) = text.lines().rev().find_map(report::parse_line) else {
-                eprintln!(
-                    "{engine} at {n} failed: {}",
-                    String::from_utf8_lossy(&output.stderr)
-                        .lines()
-                        .last()
-                        .unwrap_or("")
-                );
-                continue;
-            };
-            eprintln!(
-                "  median {:.3} ms, mean {:.3} ms",
-                run.median_ms, run.mean_ms
-            );
+            done.sort_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
+            let run = done.swap_remove(done.len() / 2);
             if run.median_ms > TOO_SLOW_MS {
                 too_slow.push(engine.clone());
             }
@@ -120,6 +128,38 @@ fn main() {
     std::fs::write(out.join("pile.json"), report::json(&runs)).expect("write pile.json");
     chart::write_png(&runs, &out.join("pile.png")).expect("write pile.png");
     eprintln!("wrote {}", out.display());
+}
+
+/// Runs one engine at one size in its own process; `None` (and the reason on stderr) when it
+/// fails.
+fn run_process(
+    exe: &std::path::Path,
+    engine: &str,
+    n: usize,
+    round: usize,
+    rounds: usize,
+) -> Option<Run> {
+    eprintln!("{engine} at {n} (round {} of {rounds}) ...", round + 1);
+    let output = Command::new(exe)
+        .args(["one", engine, &n.to_string()])
+        .output()
+        .expect("run one engine");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let Some(run) = text.lines().rev().find_map(report::parse_line) else {
+        eprintln!(
+            "{engine} at {n} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        );
+        return None;
+    };
+    eprintln!(
+        "  median {:.3} ms, mean {:.3} ms",
+        run.median_ms, run.mean_ms
+    );
+    Some(run)
 }
 
 /// The experiment of `dense.rs`, timed like the engines (its step only: it has no app), with
