@@ -154,9 +154,9 @@ pub struct PhysicsStats {
     pub pairs_found: usize,
 }
 
-/// A body as the pair loop sees it. Aligned to a cache line, so each of the random reads of a
-/// snapshot (the pair loop's gather, the layout fill, the response's other body) loads one
-/// line, not two: a large `Vec` is only 16-byte aligned otherwise.
+/// A body as pair detection saw it. Aligned to a cache line, so each random read of a snapshot
+/// (the pair loop's gather, the other body of a contact read by the response or for
+/// `Contacts`) loads one line, not two: a large `Vec` is only 16-byte aligned otherwise.
 #[derive(Clone, Copy)]
 #[repr(align(64))]
 struct Snap {
@@ -407,7 +407,7 @@ pub(crate) fn detect_pairs(
             let start = cells.start as u32;
             let mut cell = UVec2::new(start % dims.x.max(1), start / dims.x.max(1));
             for flat in cells {
-                touch_cell(partition, flat + READ_AHEAD);
+                prefetch_cell(partition, flat + READ_AHEAD);
                 prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
                 find_pairs_in_cell(partition.cell_at_flat(flat), cell, snaps, now, out);
                 cell.x += 1;
@@ -499,7 +499,7 @@ const READ_AHEAD: usize = 2;
 /// of pair detection at 64k bodies; the prefetch, which the loop does not wait for, another
 /// 6-10%.)
 #[inline]
-fn touch_cell(partition: &Partition, flat: usize) {
+fn prefetch_cell(partition: &Partition, flat: usize) {
     if let Some(first) = partition.cell_at_flat(flat).first() {
         prefetch(first);
     }
