@@ -306,6 +306,27 @@ mod tests {
     }
 
     #[test]
+    fn contacts_can_be_given_as_a_slice_an_array_or_an_iterator() {
+        let c = contact(
+            Vec2::new(-3.0, 0.0),
+            Vec2::ZERO,
+            Vec2::new(9.0, 1.0),
+            Vec2::new(8.0, 1.0),
+        );
+        let v = Vec2::new(180.0, 0.0);
+        let from_array = respond(v, [c, c], 1e-3);
+        let list = vec![c, c];
+        assert_eq!(respond(v, &list, 1e-3), from_array, "a slice");
+        assert_eq!(respond(v, list.iter(), 1e-3), from_array, "borrowed");
+        assert_eq!(respond(v, list.into_iter(), 1e-3), from_array, "owned");
+        assert_ne!(
+            from_array,
+            respond(v, [c], 1e-3),
+            "the second contact counts"
+        );
+    }
+
+    #[test]
     fn horizontal_bump_resolves_on_x_by_speed_ratio() {
         // Owner moved 3 right, other moved 1 left; they now overlap by 4 on x.
         let c = contact(
