@@ -90,11 +90,7 @@ fn main() {
         // median is reported.
         let mut rounds_of: Vec<Vec<Run>> = vec![Vec::new(); engines.len()];
         for round in 0..rounds {
-            let mut order: Vec<usize> = (0..engines.len()).collect();
-            if round % 2 == 1 {
-                order.reverse();
-            }
-            for &e in &order {
+            for e in round_order(round, engines.len()) {
                 let engine = &engines[e];
                 if too_slow.contains(engine) {
                     if round == 0 {
@@ -109,12 +105,10 @@ fn main() {
                 }
             }
         }
-        for (engine, mut done) in engines.iter().zip(rounds_of) {
-            if done.is_empty() {
+        for (engine, done) in engines.iter().zip(rounds_of) {
+            let Some(run) = median_round(done) else {
                 continue;
-            }
-            done.sort_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
-            let run = done.swap_remove(done.len() / 2);
+            };
             if run.median_ms > TOO_SLOW_MS {
                 too_slow.push(engine.clone());
             }
@@ -128,6 +122,22 @@ fn main() {
     std::fs::write(out.join("pile.json"), report::json(&runs)).expect("write pile.json");
     chart::write_png(&runs, &out.join("pile.png")).expect("write pile.png");
     eprintln!("wrote {}", out.display());
+}
+
+/// The order the engines run in at `round` (0, 1, ...): as given, reversed every other round.
+fn round_order(round: usize, engines: usize) -> impl Iterator<Item = usize> {
+    (0..engines).map(move |e| if round % 2 == 1 { engines - 1 - e } else { e })
+}
+
+/// Of an engine's rounds at one size, the one with the median median (of an even number, the
+/// slower of the middle two); `None` when every round failed.
+fn median_round(mut runs: Vec<Run>) -> Option<Run> {
+    if runs.is_empty() {
+        return None;
+    }
+    runs.sort_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
+    let middle = runs.len() / 2;
+    Some(runs.swap_remove(middle))
 }
 
 /// Runs one engine at one size in its own process; `None` (and the reason on stderr) when it
@@ -256,4 +266,40 @@ fn run_one(engine: &str, n: usize) -> Run {
         scene::print_worst(&boxes);
     }
     summarize(engine, &scene, times, &boxes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_alternate_the_engines_order() {
+        assert_eq!(round_order(0, 4).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert_eq!(round_order(1, 4).collect::<Vec<_>>(), [3, 2, 1, 0]);
+        assert_eq!(round_order(2, 4).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn the_median_round_is_reported() {
+        let run = |median_ms: f64| Run {
+            engine: "ours".into(),
+            n: 1000,
+            median_ms,
+            mean_ms: median_ms + 0.5,
+            outcome: Outcome::default(),
+        };
+        let median = |ms: &[f64]| median_round(ms.iter().map(|&m| run(m)).collect());
+        assert_eq!(median(&[3.0, 1.0, 2.0]).unwrap().median_ms, 2.0);
+        assert_eq!(
+            median(&[2.5]).unwrap().mean_ms,
+            3.0,
+            "the whole run, not only its median"
+        );
+        assert_eq!(
+            median(&[4.0, 1.0]).unwrap().median_ms,
+            4.0,
+            "the slower of two"
+        );
+        assert!(median(&[]).is_none());
+    }
 }
