@@ -510,14 +510,20 @@ fn prefetch_cell(partition: &Partition, flat: usize) {
 #[inline]
 fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
     for &e in list {
-        // Not `Partners::slot`: its check that the slot still holds `e` is one more random
-        // read, and a stale slot costs only a wasted hint.
-        if let Some(&k) = now.slot_of.get(e.index_u32() as usize)
-            && let Some(snap) = snaps.get(k as usize)
-        {
+        // A stale slot costs only a wasted hint.
+        if let Some((_, snap)) = slot_snap(e, snaps, now) {
             prefetch(snap);
         }
     }
+}
+
+/// The slot `now` names for `e` and the snapshot there, unchecked: not [`Partners::slot`],
+/// whose check that the slot still holds `e` is one more random read. The snapshot may belong
+/// to another body when the slot is stale; compare its `entity` where that matters.
+#[inline]
+fn slot_snap<'a>(e: Entity, snaps: &'a [Snap], now: &Partners) -> Option<(usize, &'a Snap)> {
+    let k = *now.slot_of.get(e.index_u32() as usize)? as usize;
+    snaps.get(k).map(|snap| (k, snap))
 }
 
 /// A hint to load `value`'s cache line; it never faults and changes nothing. The one `unsafe`
@@ -551,11 +557,7 @@ fn find_pairs_in_cell(
     // so the pair loop reads contiguous memory.
     out.near.clear();
     for &e in list {
-        let k = now
-            .slot_of
-            .get(e.index_u32() as usize)
-            .map_or(usize::MAX, |&k| k as usize);
-        if let Some(b) = snaps.get(k).filter(|b| b.entity == e) {
+        if let Some((k, b)) = slot_snap(e, snaps, now).filter(|(_, b)| b.entity == e) {
             out.near.push(Near {
                 slot: k as u32,
                 corner: shared_corner_bits(b.first_cell, cell),
