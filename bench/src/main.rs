@@ -10,8 +10,11 @@
 //! cargo run --release -p pile-bench -- one dense 64000  # the experiment of dense.rs
 //! PILE_STEPS=40 cargo run --release -p pile-bench -- one ours 4000   # 40 measured steps
 //! bench/instructions.sh 4000          # instructions per body per step (valgrind)
+//! cargo run --release -p pile-bench --features count-allocs -- one ours 16000   # allocations
 //! ```
 
+#[cfg(feature = "count-allocs")]
+mod allocs;
 mod avian;
 mod chart;
 mod dense;
@@ -256,6 +259,11 @@ fn run_one(engine: &str, n: usize) -> Run {
     if stages {
         ours::print_stages(&mut app, measured_steps());
     }
+    #[cfg(feature = "count-allocs")]
+    eprintln!(
+        "{engine} at {n}: {:.1} heap allocations per step",
+        allocs::per_step(&mut app, 100)
+    );
     let boxes = match engine {
         "ours" => ours::boxes(&mut app),
         "avian2d" => avian::boxes(&mut app),
