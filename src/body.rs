@@ -126,7 +126,8 @@ fn sync_transform_on_insert(mut world: DeferredWorld, context: HookContext) {
     }
 }
 
-/// The components tile collision and the response update on every non-kinematic body.
+/// The components tile collision and the response update on every non-kinematic body (the
+/// response, the last to move them, also sets their `Transform`s).
 pub(crate) type MovingBodies<'w, 's> = Query<
     'w,
     's,
@@ -138,6 +139,7 @@ pub(crate) type MovingBodies<'w, 's> = Query<
         &'static mut BodyState,
         &'static BodySwitches,
         &'static mut TileMemo,
+        &'static mut Transform,
     ),
     Without<Kinematic>,
 >;
@@ -151,6 +153,7 @@ pub(crate) type MovingBody<'a> = (
     Tracked<'a, BodyState>,
     &'a BodySwitches,
     &'a mut TileMemo,
+    Tracked<'a, Transform>,
 );
 
 /// Runs `work` on every body of `bodies`, read as table slices ([`crate::rows`]): on the task
@@ -162,11 +165,12 @@ pub(crate) fn for_each_moving_body(
     work: impl Fn(MovingBody) + Sync,
 ) {
     let (total, parallel) = count_rows(bodies, parallel_min);
-    for (entities, aabbs, velocities, flags, states, switches, memos) in
+    for (entities, aabbs, velocities, flags, states, switches, memos, transforms) in
         bodies.contiguous_iter_mut().expect(DENSE)
     {
         let (mut a, mut v) = (unpack(aabbs), unpack(velocities));
         let (mut f, mut s) = (unpack(flags), unpack(states));
+        let mut t = unpack(transforms);
         let columns = (Column::new(&mut a), Column::new(&mut v));
         // The memo is the physics' own: its change ticks are left alone.
         let (memos, _) = unpack(memos);
@@ -175,16 +179,16 @@ pub(crate) fn for_each_moving_body(
             columns,
             Column::new(&mut f),
             Column::new(&mut s),
-            (switches, memos),
+            (switches, memos, Column::new(&mut t)),
         );
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
-            let (entities, (mut a, mut v), mut f, mut s, (switches, memos)) = rows;
+            let (entities, (mut a, mut v), mut f, mut s, (switches, memos, mut t)) = rows;
             let columns = (a.iter().zip(v.iter())).zip(f.iter().zip(s.iter()));
-            let own = switches.iter().zip(memos.iter_mut());
-            for ((&entity, (switches, memo)), ((a, v), (f, s))) in
+            let own = (switches.iter().zip(memos.iter_mut())).zip(t.iter());
+            for ((&entity, ((switches, memo), t)), ((a, v), (f, s))) in
                 entities.iter().zip(own).zip(columns)
             {
-                work((entity, a, v, f, s, switches, memo));
+                work((entity, a, v, f, s, switches, memo, t));
             }
         });
     }

@@ -39,6 +39,7 @@ use crate::messages::{Landed, Landings};
 use crate::pairs::{CollisionData, ContactLayout};
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
+use crate::writeback::follow;
 
 /// What [`respond`] decided for one body.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -215,17 +216,24 @@ pub(crate) fn respond_to_contacts(
 ) {
     let touch = config.contact_tolerance;
     let (map, layout, found) = (&*map, &*layout, &*landings);
-    let apply =
-        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, _): MovingBody| {
-            // The contacts as detected (the same as the body's `Contacts`), read from the
-            // contiguous layout.
-            let contacts = layout.of(entity);
-            if contacts.len() == 0 {
-                if state.ground_velocity != Vec2::ZERO {
-                    state.ground_velocity = Vec2::ZERO;
-                }
-                return;
+    let apply = |(
+        entity,
+        mut aabb,
+        mut velocity,
+        mut flags,
+        mut state,
+        switches,
+        _,
+        mut transform,
+    ): MovingBody| {
+        // The contacts as detected (the same as the body's `Contacts`), read from the
+        // contiguous layout.
+        let contacts = layout.of(entity);
+        if contacts.len() == 0 {
+            if state.ground_velocity != Vec2::ZERO {
+                state.ground_velocity = Vec2::ZERO;
             }
+        } else {
             let landing_velocity = contacts.velocity();
             let r = respond(velocity.0, contacts, touch);
             let bottom = Side::Bottom;
@@ -261,7 +269,11 @@ pub(crate) fn respond_to_contacts(
             if state.ground_velocity != ground {
                 state.ground_velocity = ground;
             }
-        };
+        }
+        // The response is the last stage to move the body: its `Transform` follows here
+        // (kinematic bodies' in `write_transforms`).
+        follow(aabb.center, aabb.is_changed(), &mut transform);
+    };
     for_each_moving_body(&mut bodies, config.parallel_min_bodies, apply);
     landings.write(&mut landed);
 }

@@ -33,6 +33,7 @@ pub(crate) fn unpack<T>(
 pub(crate) struct Column<'a, T> {
     values: &'a mut [T],
     changed: &'a mut [Tick],
+    last_run: Tick,
     this_run: Tick,
 }
 
@@ -41,10 +42,11 @@ impl<'a, T> Column<'a, T> {
     #[inline]
     pub(crate) fn new(split: &'a mut (&mut [T], ContiguousComponentTicksMut<'_>)) -> Self {
         let (values, ticks) = split;
-        let this_run = ticks.this_run();
+        let (last_run, this_run) = (ticks.last_run(), ticks.this_run());
         Self {
             values,
             changed: ticks.changed_mut(),
+            last_run,
             this_run,
         }
     }
@@ -52,10 +54,11 @@ impl<'a, T> Column<'a, T> {
     /// The rows in order, each marking itself changed when written.
     #[inline]
     pub(crate) fn iter(&mut self) -> impl Iterator<Item = Tracked<'_, T>> {
-        let this_run = self.this_run;
+        let (last_run, this_run) = (self.last_run, self.this_run);
         (self.values.iter_mut().zip(self.changed.iter_mut())).map(move |(value, changed)| Tracked {
             value,
             changed,
+            last_run,
             this_run,
         })
     }
@@ -66,7 +69,17 @@ impl<'a, T> Column<'a, T> {
 pub(crate) struct Tracked<'a, T> {
     value: &'a mut T,
     changed: &'a mut Tick,
+    last_run: Tick,
     this_run: Tick,
+}
+
+impl<T> Tracked<'_, T> {
+    /// Whether it was changed (or added) since the system last ran, by anyone, this system's
+    /// own writes of this run included (like Bevy's `Mut::is_changed`).
+    #[inline]
+    pub(crate) fn is_changed(&self) -> bool {
+        self.changed.is_newer_than(self.last_run, self.this_run)
+    }
 }
 
 impl<T> Deref for Tracked<'_, T> {
@@ -155,10 +168,11 @@ impl<T: Send> Rows for Column<'_, T> {
     fn split_rows(self, at: usize) -> (Self, Self) {
         let (va, vb) = self.values.split_at_mut(at);
         let (ca, cb) = self.changed.split_at_mut(at);
-        let this_run = self.this_run;
+        let (last_run, this_run) = (self.last_run, self.this_run);
         let piece = |values, changed| Column {
             values,
             changed,
+            last_run,
             this_run,
         };
         (piece(va, ca), piece(vb, cb))
@@ -263,12 +277,20 @@ mod tests {
         let mut column = Column {
             values: &mut values,
             changed: &mut ticks,
+            last_run: Tick::new(5),
             this_run: Tick::new(9),
         };
         {
             let mut rows = column.iter();
-            assert_eq!(*rows.next().unwrap(), 1, "a read leaves the tick");
-            *rows.next().unwrap() = 7;
+            let first = rows.next().unwrap();
+            assert_eq!(*first, 1, "a read leaves the tick");
+            assert!(
+                !first.is_changed(),
+                "written at tick 1, before the last run (5)"
+            );
+            let mut second = rows.next().unwrap();
+            *second = 7;
+            assert!(second.is_changed(), "its own write counts");
         }
         let (_, mut tail) = column.split_rows(2);
         *tail.iter().next().unwrap() += 1;

@@ -1,17 +1,32 @@
-//! Copies each body's box centre into its `Transform` after the step.
+//! `Transform`s follow the boxes after the step: the response sets those of the bodies it moves
+//! ([`follow`]), [`write_transforms`] those of the kinematic bodies.
 
 use bevy::prelude::*;
 
-use crate::body::Aabb;
+use crate::body::{Aabb, Kinematic};
 use crate::config::PhysicsConfig;
-use crate::rows::{Changes, Column, DENSE, count_rows, for_each_piece, unpack};
+use crate::rows::{Changes, Column, DENSE, Tracked, count_rows, for_each_piece, unpack};
 
-/// `Transform` x and y from the centre of every box changed since the last write-back; z,
-/// rotation and scale are left alone. Read as table slices ([`crate::rows`]), on the task pool
-/// above [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
+/// Sets `transform`'s x and y to `center` when the box `changed` since the system last ran
+/// (moved this step, or written by you), is finite, and differs from them; z, rotation and
+/// scale are left alone. The `Transform` is marked changed only when written.
+#[inline]
+pub(crate) fn follow(center: Vec2, changed: bool, transform: &mut Tracked<Transform>) {
+    if changed
+        && center.is_finite()
+        && (transform.translation.x != center.x || transform.translation.y != center.y)
+    {
+        transform.translation.x = center.x;
+        transform.translation.y = center.y;
+    }
+}
+
+/// [`follow`] for every kinematic body (the response does it for the others, which it visits
+/// anyway). Read as table slices ([`crate::rows`]), on the task pool above
+/// [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
 pub(crate) fn write_transforms(
     config: Res<PhysicsConfig>,
-    mut bodies: Query<(Ref<Aabb>, &mut Transform)>,
+    mut bodies: Query<(Ref<Aabb>, &mut Transform), With<Kinematic>>,
 ) {
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
     for (aabbs, transforms) in bodies.contiguous_iter_mut().expect(DENSE) {
@@ -27,14 +42,7 @@ pub(crate) fn write_transforms(
                 for ((aabb, changed), mut transform) in
                     aabbs.iter().zip(changed.iter()).zip(t.iter())
                 {
-                    let c = aabb.center;
-                    if !changed || !c.is_finite() {
-                        continue;
-                    }
-                    if transform.translation.x != c.x || transform.translation.y != c.y {
-                        transform.translation.x = c.x;
-                        transform.translation.y = c.y;
-                    }
+                    follow(aabb.center, changed, &mut transform);
                 }
             },
         );

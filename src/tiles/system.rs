@@ -41,7 +41,7 @@ pub(crate) fn collide_tiles(
     let map = &*map;
     let found = &*landings;
     let work =
-        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, memo): MovingBody| {
+        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, memo, _): MovingBody| {
             if !aabb.is_valid() {
                 return;
             }
