@@ -1,0 +1,111 @@
+//! The plugin's heap allocations per step do not grow with the number of bodies, on the
+//! parallel path the benchmark scene takes (above `parallel_min_bodies`).
+//!
+//! The plugin's own code allocates nothing per step once the scene has settled
+//! (`tests/allocation.rs` at the root counts 0 on the sequential path); on the parallel path
+//! Bevy's task pool allocates for every task it spawns, a fixed number per step. A separate test
+//! binary with a counting global allocator, and one test in it, so nothing else allocates at
+//! the same time.
+
+#[path = "../src/harness.rs"]
+#[allow(dead_code, reason = "only the app set-up is used")]
+mod harness;
+#[path = "../src/scene.rs"]
+#[allow(dead_code, reason = "only the scene builder is used")]
+mod scene;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bevy::prelude::*;
+use bevy_platformer_physics::prelude::*;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts allocations and reallocations on every thread, then defers to `System`.
+struct Counting;
+
+// SAFETY: every method forwards to `System` with the arguments it was given; the count is one
+// atomic add, which does not allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The pile of `n` bodies as the benchmark builds it (its kinematic platforms standing still),
+/// with the benchmark's app set-up: one fixed step per update, every core in the task pool.
+fn pile(n: usize) -> App {
+    let s = scene::Scene::pile(n);
+    let mut app = harness::base_app();
+    app.add_plugins(PhysicsPlugin::default())
+        .insert_resource(PhysicsConfig {
+            gravity: Vec2::new(0.0, scene::GRAVITY),
+            partition_cell_tiles: 4,
+            ..default()
+        })
+        .insert_resource(s.tile_map());
+    let world = app.world_mut();
+    for b in &s.bodies {
+        world.spawn((Aabb::new(b.center, b.half), Velocity(Vec2::new(b.vx, 0.0))));
+    }
+    for &p in &s.platforms {
+        world.spawn((Kinematic, Aabb::new(p, scene::PLATFORM_HALF)));
+    }
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// Settles the pile, then returns its allocations per step over 100 more steps.
+fn allocations_per_step(n: usize) -> f64 {
+    let mut app = pile(n);
+    for _ in 0..300 {
+        app.update();
+    }
+    let stats = *app.world().resource::<PhysicsStats>();
+    assert!(
+        stats.bodies > n && stats.pairs_found > n / 2,
+        "a real pile: {stats:?}"
+    );
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..100 {
+        app.update();
+    }
+    (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / 100.0
+}
+
+#[test]
+fn allocations_per_step_do_not_grow_with_the_bodies() {
+    // Both above `parallel_min_bodies` (2 048): every pass of the step runs on the task pool.
+    let small = allocations_per_step(2_500);
+    let large = allocations_per_step(10_000);
+    eprintln!("allocations per step: {small:.1} at 2 500 bodies, {large:.1} at 10 000");
+    assert!(
+        (large - small).abs() <= 0.05 * small + 2.0,
+        "{large:.1} allocations per step at 10 000 bodies against {small:.1} at 2 500: something \
+         allocates per body or per contact"
+    );
+}
