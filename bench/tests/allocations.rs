@@ -7,6 +7,9 @@
 //! binary with a counting global allocator, and one test in it, so nothing else allocates at
 //! the same time.
 
+// The bench's counting allocator (its `count-allocs` feature), installed in this binary.
+#[path = "../src/allocs.rs"]
+mod allocs;
 #[path = "../src/harness.rs"]
 #[allow(dead_code, reason = "only the app set-up is used")]
 mod harness;
@@ -14,46 +17,8 @@ mod harness;
 #[allow(dead_code, reason = "only the scene builder is used")]
 mod scene;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use bevy::prelude::*;
 use bevy_platformer_physics::prelude::*;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-/// Counts allocations and reallocations on every thread, then defers to `System`.
-struct Counting;
-
-// SAFETY: every method forwards to `System` with the arguments it was given; the count is one
-// atomic add, which does not allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 /// The pile of `n` bodies as the benchmark builds it (its kinematic platforms standing still),
 /// with the benchmark's app set-up: one fixed step per update, every core in the task pool.
@@ -90,11 +55,7 @@ fn allocations_per_step(n: usize) -> f64 {
         stats.bodies > n && stats.pairs_found > n / 2,
         "a real pile: {stats:?}"
     );
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    for _ in 0..100 {
-        app.update();
-    }
-    (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / 100.0
+    allocs::per_step(&mut app, 100)
 }
 
 #[test]
