@@ -247,7 +247,8 @@ pub struct BodySwitches {
     ///
     /// [`PhysicsConfig::gravity`]: crate::PhysicsConfig::gravity
     pub gravity: bool,
-    /// Apply [`PhysicsConfig::ground_friction`] while standing on tiles (default `true`).
+    /// Apply [`PhysicsConfig::ground_friction`] while standing on tiles or on another body
+    /// (default `true`).
     ///
     /// [`PhysicsConfig::ground_friction`]: crate::PhysicsConfig::ground_friction
     pub friction: bool,
@@ -293,7 +294,9 @@ pub struct BodyState {
     /// `OneWay`, else `Ladder` (the top of a ladder). `None` when not standing on a tile.
     pub standing_on: Option<TileKind>,
     /// The velocity of the body this one stands on (the one rising fastest when several);
-    /// zero on tiles or in the air. Use it to carry a character along on a moving platform.
+    /// zero on tiles or in the air. Ground friction pulls the body's horizontal speed toward it;
+    /// a controller that sets the velocity itself every step can add it to carry a character
+    /// along on a moving platform exactly.
     pub ground_velocity: Vec2,
     /// Warnings already given for this body, so each problem is reported once.
     #[reflect(ignore)]

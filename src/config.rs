@@ -30,12 +30,16 @@ pub struct PhysicsConfig {
     /// Gravity never makes a body fall faster than this (article 001's clamp). Default `1200`.
     /// It does not limit speeds you set yourself.
     pub max_fall_speed: f32,
-    /// How fast a body standing on tiles loses horizontal speed, per second: after standing for
-    /// `t` seconds its speed is multiplied by `exp(-ground_friction * t)`. Default `10`
-    /// (it keeps about 85% of its speed per 1/60 s step). `0` disables friction for everyone;
-    /// [`BodySwitches::friction`] disables it per body. A controller that sets the velocity
-    /// every step still moves at that speed: friction is applied after the move. Below
-    /// [`FRICTION_STOP_SPEED`](crate::tiles::collide::FRICTION_STOP_SPEED) the body stops.
+    /// How fast a body standing on tiles or on another body loses horizontal speed relative to
+    /// what it stands on, per second: after standing for `t` seconds its speed relative to the
+    /// ground is multiplied by `exp(-ground_friction * t)`. Default `10` (it keeps about 85% of
+    /// it per 1/60 s step). On tiles the ground is still; on a body it moves at that body's
+    /// [`Velocity`](crate::Velocity), so a rider is carried along by a moving platform (see
+    /// [`apply_ground_friction`](crate::friction::apply_ground_friction)). `0` disables friction
+    /// for everyone; [`BodySwitches::friction`] disables it per body. A controller that sets the
+    /// velocity every step still moves at that speed: friction is applied after the move. Below
+    /// [`FRICTION_STOP_SPEED`](crate::friction::FRICTION_STOP_SPEED) relative to the ground the
+    /// body moves with the ground.
     ///
     /// [`BodySwitches::friction`]: crate::BodySwitches::friction
     pub ground_friction: f32,

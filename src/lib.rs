@@ -77,6 +77,7 @@ pub mod config;
 #[cfg(feature = "debug")]
 pub mod debug;
 pub mod flags;
+pub mod friction;
 pub mod geometry;
 mod integrate;
 pub mod layers;

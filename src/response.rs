@@ -28,6 +28,10 @@
 //!    [`BodyState::ground_velocity`](crate::BodyState::ground_velocity): at the next step
 //!    gravity does not make the body fall faster than its support, so stacks rest without
 //!    sinking into each other and rising platforms lift what stands on them.
+//! 7. A body standing on another body (and not on a tile, whose friction tile collision
+//!    applied) loses horizontal speed to [`PhysicsConfig::ground_friction`] relative to the
+//!    body stood on ([`apply_ground_friction`]): a crate stops sliding on the crate below, and a
+//!    rider is carried along by a platform moving sideways.
 
 use bevy::prelude::*;
 use core::borrow::Borrow;
@@ -35,6 +39,7 @@ use core::borrow::Borrow;
 use crate::body::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
+use crate::friction::{apply_ground_friction, friction_decay};
 use crate::messages::{Landed, Landings};
 use crate::pairs::{CollisionData, ContactLayout};
 use crate::tiles::TileMap;
@@ -207,6 +212,7 @@ impl Response {
 /// at once lands once). The landing velocity is the one the body had at detection (as in its
 /// [`Contacts`](crate::Contacts)). The messages are written in entity order.
 pub(crate) fn respond_to_contacts(
+    time: Res<Time<Fixed>>,
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     layout: Res<ContactLayout>,
@@ -215,6 +221,7 @@ pub(crate) fn respond_to_contacts(
     mut landed: MessageWriter<Landed>,
 ) {
     let touch = config.contact_tolerance;
+    let decay = friction_decay(config.ground_friction, time.timestep().as_secs_f32());
     let (map, layout, found) = (&*map, &*layout, &*landings);
     let apply = |(
         entity,
@@ -235,7 +242,15 @@ pub(crate) fn respond_to_contacts(
             }
         } else {
             let landing_velocity = contacts.velocity();
-            let r = respond(velocity.0, contacts, touch);
+            let mut r = respond(velocity.0, contacts, touch);
+            // Ground friction on a body, relative to its velocity (on tiles it was applied by
+            // tile collision, once).
+            if let Some(ground) = r.ground_velocity
+                && switches.friction
+                && !flags.pushes_tile(Side::Bottom)
+            {
+                r.velocity.x = apply_ground_friction(r.velocity.x, ground.x, decay);
+            }
             let bottom = Side::Bottom;
             if r.sides & side_bit(bottom) != 0
                 && !flags.pushes_tile(bottom)

@@ -32,10 +32,10 @@ use bevy::math::{IVec2, Vec2};
 
 use super::map::{TileKind, TileMap, corner_in_tiles};
 use crate::flags::{Side, side_bit};
+use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::{Axis, PointSweep, SweepHit, interval_overlap, skin_at};
 
-/// Below this horizontal speed (units per second) ground friction stops a body outright.
-pub const FRICTION_STOP_SPEED: f32 = 0.01;
+pub use crate::friction::FRICTION_STOP_SPEED;
 
 /// A body as tile collision sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -153,11 +153,8 @@ fn collide_near_tiles(
     let (sides, standing_on, overlaps_ladder) =
         surroundings(map, body.center, body.half, skin, pass);
     if sides & side_bit(Side::Bottom) != 0 && params.ground_friction > 0.0 {
-        body.velocity.x *= (-params.ground_friction * params.dt).exp();
-        // Exponential decay never reaches zero: stop for good below a visible speed.
-        if body.velocity.x.abs() < FRICTION_STOP_SPEED {
-            body.velocity.x = 0.0;
-        }
+        let decay = friction_decay(params.ground_friction, params.dt);
+        body.velocity.x = apply_ground_friction(body.velocity.x, 0.0, decay);
     }
     TileOutcome {
         sides,
