@@ -215,7 +215,9 @@ fn drive_players(
     mut players: Query<(&mut Velocity, &mut BodySwitches, &PushFlags, &BodyState), With<Player>>,
 ) {
     for (mut v, mut switches, flags, state) in &mut players {
-        v.x = controls.x * WALK;
+        // Walking is relative to what the character stands on: on a moving platform (or a
+        // crate sliding along) its velocity carries the character. Zero on tiles.
+        v.x = controls.x * WALK + state.ground_velocity.x;
         let on_ladder =
             state.overlaps_ladder || (state.standing_on == Some(TileKind::Ladder) && controls.down);
         switches.climbing = on_ladder && (controls.up || controls.down || switches.climbing);
