@@ -17,7 +17,10 @@ pub fn friction_decay(rate: f32, dt: f32) -> f32 {
 
 /// The horizontal velocity after one step of ground friction: the speed relative to the ground
 /// (`ground_x`, zero for tiles) is multiplied by `decay` (see [`friction_decay`]), and once it
-/// falls below [`FRICTION_STOP_SPEED`] the body moves exactly with the ground.
+/// falls below [`FRICTION_STOP_SPEED`] the body moves exactly with the ground. The physics
+/// calls it only while friction is on (a positive rate and the body's
+/// [`BodySwitches::friction`](crate::BodySwitches::friction)): with no friction the speed is
+/// left exactly as it is.
 ///
 /// ```
 /// use bevy_platformer_physics::friction::{apply_ground_friction, friction_decay};

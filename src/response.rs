@@ -222,6 +222,8 @@ pub(crate) fn respond_to_contacts(
 ) {
     let touch = config.contact_tolerance;
     let decay = friction_decay(config.ground_friction, time.timestep().as_secs_f32());
+    // Off (or negative) means off, as on tiles: not even the snap to the ground's speed.
+    let friction = config.ground_friction > 0.0;
     let (map, layout, found) = (&*map, &*layout, &*landings);
     let apply = |(
         entity,
@@ -247,6 +249,7 @@ pub(crate) fn respond_to_contacts(
             // tile collision, once).
             if let Some(ground) = r.ground_velocity
                 && switches.friction
+                && friction
                 && !flags.pushes_tile(Side::Bottom)
             {
                 r.velocity.x = apply_ground_friction(r.velocity.x, ground.x, decay);

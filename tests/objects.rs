@@ -415,6 +415,24 @@ fn the_friction_switch_lets_a_body_slide_on_bodies_too() {
 }
 
 #[test]
+fn zero_ground_friction_leaves_speeds_on_bodies_exactly_as_they_are() {
+    let mut app = app(floor_room());
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .ground_friction = 0.0;
+    let platform = slab(&mut app, 300.0, Vec2::ZERO);
+    // Close to the platform's speed, but not equal: no friction means no snapping to it either.
+    let v = 0.1;
+    let rider = spawn(&mut app, Vec2::new(300.0, 66.0), HALF, Vec2::new(v, 0.0));
+    app.world_mut().get_mut::<Velocity>(platform).unwrap().0 = Vec2::new(80.0, 0.0);
+    for _ in 0..30 {
+        step(&mut app, 1);
+        assert_eq!(vel(&app, rider).x, v);
+    }
+    assert!(flags(&app, rider).on_ground());
+}
+
+#[test]
 fn a_body_on_a_tile_and_a_body_at_once_gets_friction_once() {
     // A tile row one tile up (x 160 to 240) and a still box on the floor just right of it,
     // its top level with the row's: the slider stands on both.
