@@ -1,5 +1,6 @@
 //! Body components: `Aabb`, `Velocity`, `Kinematic`, per-body switches and per-body state.
 
+use bevy::ecs::change_detection::MaybeLocation;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
@@ -7,7 +8,7 @@ use bevy::prelude::*;
 use crate::collision_events::end_contacts_hook;
 use crate::flags::PushFlags;
 use crate::partition::{GridAreas, leave_partition_hook};
-use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, unpack};
+use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::tiles::{TileKind, TileMemo};
 
 /// A physics body's box: centre and half extents in world units, y up.
@@ -159,11 +160,14 @@ pub(crate) type MovingBody<'a> = (
 /// Runs `work` on every body of `bodies`, read as table slices ([`crate::rows`]): on the task
 /// pool when there are at least `parallel_min`, else in order on this thread. Each body is
 /// handled on its own, so the result does not depend on the thread count.
+#[track_caller]
 pub(crate) fn for_each_moving_body(
     bodies: &mut MovingBodies,
     parallel_min: usize,
     work: impl Fn(MovingBody) + Sync,
 ) {
+    // The stage calling this is the writer `track_location` records.
+    let writer = MaybeLocation::caller();
     let (total, parallel) = count_rows(bodies, parallel_min);
     for (entities, aabbs, velocities, flags, states, switches, memos, transforms) in
         bodies.contiguous_iter_mut().expect(DENSE)
@@ -191,6 +195,11 @@ pub(crate) fn for_each_moving_body(
                 work((entity, a, v, f, s, switches, memo, t));
             }
         });
+        stamp_writes(&mut a, writer);
+        stamp_writes(&mut v, writer);
+        stamp_writes(&mut f, writer);
+        stamp_writes(&mut s, writer);
+        stamp_writes(&mut t, writer);
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `Integrate` system: remember the old position, check the body, apply gravity, and move
 //! the bodies that tile collision does not move (kinematic, or world collision off).
 
+use bevy::ecs::change_detection::MaybeLocation;
 use bevy::prelude::*;
 
 use crate::body::{
@@ -9,7 +10,7 @@ use crate::body::{
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
-use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, unpack};
+use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
 
@@ -181,6 +182,13 @@ pub(crate) fn integrate(
                 }
             },
         );
+        // Integrate is the writer `track_location` records for what it changed.
+        let writer = MaybeLocation::caller();
+        stamp_writes(&mut a, writer);
+        stamp_writes(&mut v, writer);
+        stamp_writes(&mut o, writer);
+        stamp_writes(&mut f, writer);
+        stamp_writes(&mut s, writer);
     }
 }
 

@@ -3,11 +3,12 @@
 //! instructions in a pass over many bodies), and mark change ticks themselves, exactly where
 //! Bevy's `Mut` would: on every mutable access.
 //!
-//! Bevy's location tracking (its `track_location` feature, for debugging) is not updated by
-//! these writes: the change ticks are, so `Changed` filters and `is_changed` see every write.
+//! With Bevy's location tracking on (its `track_location` feature, for debugging), each pass
+//! also records itself as the writer of the rows it wrote ([`stamp_writes`]), so `Ref::changed_by`
+//! names the physics stage that last changed a body's `Velocity` or `Aabb`.
 
 use bevy::ecs::change_detection::{
-    ContiguousComponentTicksMut, ContiguousMut, ContiguousRef, Tick,
+    ContiguousComponentTicksMut, ContiguousMut, ContiguousRef, MaybeLocation, Tick,
 };
 use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::ecs::system::Query;
@@ -27,6 +28,37 @@ pub(crate) fn unpack<T>(
     column: ContiguousMut<'_, T>,
 ) -> (&mut [T], ContiguousComponentTicksMut<'_>) {
     ContiguousMut::bypass_change_detection_split(column)
+}
+
+/// Records `writer` as the location that changed every row of `column` written in this run
+/// (its change tick is this run's), for Bevy's `track_location`. A pass over the change ticks,
+/// after the writes; nothing at all when location tracking is off.
+pub(crate) fn stamp_writes<T>(
+    column: &mut (&mut [T], ContiguousComponentTicksMut<'_>),
+    writer: MaybeLocation,
+) {
+    let Some(writer) = writer.into_option() else {
+        return;
+    };
+    let ticks = &mut column.1;
+    let this_run = ticks.this_run();
+    let len = ticks.changed().len();
+    // In blocks of 64 rows: the ticks are read, then the locations written (the two cannot be
+    // borrowed at once), with nothing allocated.
+    for start in (0..len).step_by(64) {
+        let rows = start..(start + 64).min(len);
+        let written = (ticks.changed()[rows.clone()].iter().enumerate())
+            .fold(0u64, |bits, (k, &tick)| {
+                bits | u64::from(tick == this_run) << k
+            });
+        ticks.changed_by_mut().map(|by| {
+            for (k, by) in by[rows].iter_mut().enumerate() {
+                if written >> k & 1 != 0 {
+                    *by = writer;
+                }
+            }
+        });
+    }
 }
 
 /// A mutable component column of one table (or a piece of one), with its change ticks.

@@ -1,11 +1,14 @@
 //! `Transform`s follow the boxes after the step: the response sets those of the bodies it moves
 //! ([`follow`]), [`write_transforms`] those of the kinematic bodies.
 
+use bevy::ecs::change_detection::MaybeLocation;
 use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic};
 use crate::config::PhysicsConfig;
-use crate::rows::{Changes, Column, DENSE, Tracked, count_rows, for_each_piece, unpack};
+use crate::rows::{
+    Changes, Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
+};
 
 /// Sets `transform`'s x and y to `center` when the box `changed` since the system last ran
 /// (moved this step, or written by you), is finite, and differs from them; z, rotation and
@@ -46,5 +49,6 @@ pub(crate) fn write_transforms(
                 }
             },
         );
+        stamp_writes(&mut t, MaybeLocation::caller());
     }
 }

@@ -24,3 +24,6 @@ mod sliding;
 mod stepping;
 mod tunnelling;
 mod world;
+// `cargo test --features track_location --test main track_location` (CI runs it).
+#[cfg(feature = "track_location")]
+mod track_location;
