@@ -97,22 +97,122 @@ proptest! {
         }
         step(&mut app, 1);
         prop_assert_eq!(verify_partition(&mut app), Ok(()));
-        // After a step, exactly the bodies with a valid box are partitioned, in the cells their
-        // boxes covered at detection. Nothing moves before detection here (no gravity, no
-        // velocity, no tiles), so that is the old position; the response may move overlapping
-        // bodies afterwards.
+        // After a step, exactly the bodies with a valid box are partitioned: in every cell their
+        // boxes covered at detection, and in no cell farther than `LEAVE_MARGIN_TILES` from it.
+        // Nothing moves before detection here (no gravity, no velocity, no tiles), so that is
+        // the old position; the response may move overlapping bodies afterwards.
         let world = app.world_mut();
-        let partition_range = |w: &World, a: &Aabb| w.resource::<Partition>().cell_range(a.min(), a.max());
         let mut q = world.query::<(&Aabb, &GridAreas, &OldPosition)>();
+        let world = app.world();
+        let partition = world.resource::<Partition>();
+        let margin = Vec2::splat(16.0 * bevy_platformer_physics::partition::LEAVE_MARGIN_TILES);
+        let (cover, near) = (
+            |a: &Aabb| partition.cell_range(a.min(), a.max()),
+            |a: &Aabb| partition.cell_range(a.min() - margin, a.max() + margin),
+        );
         for (aabb, areas, old) in q.iter(world) {
             let at_detection = Aabb::new(old.0, aabb.half_extents);
             if aabb.is_valid() {
-                prop_assert_eq!(areas.range(), Some(partition_range(world, &at_detection)));
+                let (lo, hi) = areas.range().unwrap();
+                let ((clo, chi), (nlo, nhi)) = (cover(&at_detection), near(&at_detection));
+                prop_assert!(lo.cmple(clo).all() && hi.cmpge(chi).all(), "covers the box");
+                prop_assert!(lo.cmpge(nlo).all() && hi.cmple(nhi).all(), "and little more");
             } else {
                 prop_assert_eq!(areas.range(), None);
             }
         }
     }
+}
+
+#[test]
+fn a_body_jittering_across_a_cell_edge_keeps_its_cells_until_it_moves_away() {
+    let mut app = grid_app(4); // 64-unit cells
+    // Right edge just short of the edge x = 64 between cells (0, 0) and (1, 0).
+    let body = spawn(
+        &mut app,
+        Vec2::new(55.0, 20.0),
+        Vec2::splat(8.0),
+        Vec2::ZERO,
+    );
+    let range = |app: &App| app.world().get::<GridAreas>(body).unwrap().range().unwrap();
+    let teleport = |app: &mut App, x: f32| {
+        app.world_mut().get_mut::<Aabb>(body).unwrap().center.x = x;
+        step(app, 1);
+    };
+    let (one, two) = ((UVec2::ZERO, UVec2::ZERO), (UVec2::ZERO, UVec2::new(1, 0)));
+    step(&mut app, 1);
+    assert_eq!(range(&app), one);
+    // Across the edge: now in both cells.
+    teleport(&mut app, 56.5);
+    assert_eq!(range(&app), two);
+    // Back by half a unit (less than the margin, a sixteenth of a 16-unit tile): kept in both.
+    teleport(&mut app, 55.6);
+    assert_eq!(range(&app), two, "a jitter does not change cells");
+    teleport(&mut app, 56.4);
+    assert_eq!(range(&app), two);
+    // Farther than the margin from cell (1, 0): it leaves it.
+    teleport(&mut app, 54.9);
+    assert_eq!(range(&app), one);
+    assert_eq!(verify_partition(&mut app), Ok(()));
+    // A body is always in every cell its box covers, however it moves.
+    teleport(&mut app, 56.01);
+    assert_eq!(range(&app), two);
+}
+
+#[test]
+fn bodies_kept_in_cells_they_jittered_out_of_are_still_paired_exactly_once() {
+    // 16-unit cells and a lattice of 8-unit boxes every 8 units, every box side on a cell edge:
+    // each step moves every box by less than the margin, to either side of its edges, so bodies
+    // keep cells their boxes left. Every pair must still be found, once, against testing every
+    // pair.
+    let mut app = grid_app(1);
+    let mut seed = 0x9E37_79B9u32;
+    let mut jitter = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed as f32 / u32::MAX as f32 - 0.5) * 1.2
+    };
+    let half = Vec2::splat(4.0);
+    let base: Vec<Vec2> = (0..64)
+        .map(|i| Vec2::new(108.0 + 8.0 * (i % 8) as f32, 108.0 + 8.0 * (i / 8) as f32))
+        .collect();
+    let bodies: Vec<Entity> = (base.iter())
+        .map(|&c| spawn(&mut app, c, half, Vec2::ZERO))
+        .collect();
+    let mut kept_extra = 0;
+    for _ in 0..60 {
+        let at: Vec<Vec2> = base
+            .iter()
+            .map(|&c| c + Vec2::new(jitter(), jitter()))
+            .collect();
+        for (&e, &c) in bodies.iter().zip(&at) {
+            app.world_mut().get_mut::<Aabb>(e).unwrap().center = c;
+        }
+        step(&mut app, 1);
+        let partition = app.world().resource::<Partition>();
+        let mut expected_pairs = 0;
+        for (i, &e) in bodies.iter().enumerate() {
+            let covered = partition.cell_range(at[i] - half, at[i] + half);
+            let held = app.world().get::<GridAreas>(e).unwrap().range().unwrap();
+            kept_extra += usize::from(held != covered);
+            let mut expected: Vec<Entity> = (bodies.iter().zip(&at))
+                .filter(|&(&o, &c)| o != e && signed_overlap(at[i], half, c, half).is_some())
+                .map(|(&o, _)| o)
+                .collect();
+            expected_pairs += expected.len();
+            let mut found = others(&app, e);
+            expected.sort();
+            found.sort();
+            assert_eq!(found, expected, "{e}");
+        }
+        let stats = app.world().resource::<PhysicsStats>();
+        assert_eq!(stats.pairs_found * 2, expected_pairs, "each pair once");
+    }
+    assert!(
+        kept_extra > 100,
+        "bodies were kept in cells they left: {kept_extra}"
+    );
 }
 
 #[test]
