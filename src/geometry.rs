@@ -47,12 +47,38 @@ impl Axis {
 /// assert_eq!(o, Some(Vec2::new(-1.0, 4.0)));
 /// ```
 pub fn signed_overlap(a_center: Vec2, a_half: Vec2, b_center: Vec2, b_half: Vec2) -> Option<Vec2> {
+    signed_overlap_within(a_center, a_half, b_center, b_half, 0.0)
+}
+
+/// [`signed_overlap`], with boxes up to `tolerance` apart counting as touching too: on an axis
+/// where they are apart, the component is minus the gap (its sign is then the opposite of the
+/// direction `a` would leave `b` in). Pair detection uses it with the
+/// [`contact_tolerance`](crate::PhysicsConfig::contact_tolerance) ([`pair_skin`]), so a body
+/// put back on top of another, which can end a rounding error above it, still stands on it.
+///
+/// ```
+/// use bevy::math::Vec2;
+/// use bevy_platformer_physics::geometry::signed_overlap_within;
+///
+/// // a rests on b with a gap of a thousandth of a unit between them.
+/// let (a, b) = (Vec2::new(0.0, 4.001), Vec2::ZERO);
+/// let o = signed_overlap_within(a, Vec2::splat(2.0), b, Vec2::splat(2.0), 0.002).unwrap();
+/// assert!((o.y + 0.001).abs() < 1e-6 && o.x == 4.0);
+/// assert_eq!(signed_overlap_within(a, Vec2::splat(2.0), b, Vec2::splat(2.0), 0.0005), None);
+/// ```
+pub fn signed_overlap_within(
+    a_center: Vec2,
+    a_half: Vec2,
+    b_center: Vec2,
+    b_half: Vec2,
+    tolerance: f32,
+) -> Option<Vec2> {
     if a_half.x == 0.0 || a_half.y == 0.0 || b_half.x == 0.0 || b_half.y == 0.0 {
         return None;
     }
     let delta = a_center - b_center;
     let reach = a_half + b_half;
-    if delta.x.abs() > reach.x || delta.y.abs() > reach.y {
+    if delta.x.abs() > reach.x + tolerance || delta.y.abs() > reach.y + tolerance {
         return None;
     }
     // `signum` of 0.0 is 1.0: coincident centres push a in +x / +y, which is deterministic.
@@ -103,6 +129,13 @@ pub(crate) fn divide(v: Vec2, by: f32) -> Vec2 {
     } else {
         v / by
     }
+}
+
+/// The contact tolerance of two bodies at `a` and `b`: [`skin_at`] the one farther from the
+/// origin (the same from either side, so detection and response agree on it).
+#[inline]
+pub fn pair_skin(base: f32, a: Vec2, b: Vec2) -> f32 {
+    skin_at(base, a.abs().max(b.abs()))
 }
 
 /// The tolerance used at world position `p`: `base` plus one float step (ulp) of `p`'s largest
@@ -280,6 +313,45 @@ fn slab(p: f32, d: f32, inv: f32, min: f32, max: f32, skin: f32) -> Option<Slab>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overlap_within_a_tolerance_reports_small_gaps_as_minus_the_gap() {
+        let h = Vec2::splat(2.0);
+        // a right of b by a gap of 0.25 on x, overlapping fully on y.
+        let a = Vec2::new(4.25, 0.0);
+        assert_eq!(signed_overlap(a, h, Vec2::ZERO, h), None);
+        assert_eq!(signed_overlap_within(a, h, Vec2::ZERO, h, 0.2), None);
+        assert_eq!(
+            signed_overlap_within(a, h, Vec2::ZERO, h, 0.25),
+            Some(Vec2::new(-0.25, 4.0))
+        );
+        // From b's side: the same gap, mirrored.
+        assert_eq!(
+            signed_overlap_within(Vec2::ZERO, h, a, h, 0.3),
+            Some(Vec2::new(0.25, 4.0))
+        );
+        // No tolerance is signed_overlap; overlaps are unchanged by one.
+        let b = Vec2::new(3.0, 1.0);
+        assert_eq!(
+            signed_overlap_within(Vec2::ZERO, h, b, h, 0.5),
+            signed_overlap(Vec2::ZERO, h, b, h)
+        );
+        // Zero-sized boxes never touch.
+        assert_eq!(
+            signed_overlap_within(a, Vec2::new(0.0, 2.0), Vec2::ZERO, h, 1.0),
+            None
+        );
+    }
+
+    #[test]
+    fn a_pairs_skin_is_the_same_from_either_side() {
+        let (a, b) = (Vec2::new(30_000.0, 5.0), Vec2::new(-2.0, 40_000.0));
+        assert_eq!(pair_skin(1e-3, a, b), pair_skin(1e-3, b, a));
+        assert_eq!(
+            pair_skin(1e-3, a, b),
+            skin_at(1e-3, Vec2::new(0.0, 40_000.0))
+        );
+    }
 
     #[test]
     fn divide_is_bit_identical_to_the_division() {

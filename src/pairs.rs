@@ -9,7 +9,9 @@
 //!    partition leaves its slot empty.
 //! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list whose
 //!    [`CollisionLayers`] match is tested with the
-//!    signed overlap of article 000 (touching counts). A pair sharing several cells is kept only
+//!    signed overlap of article 000 (touching counts, within
+//!    [`PhysicsConfig::contact_tolerance`]: a body put back on top of another can end a
+//!    rounding error above it, and still stands on it). A pair sharing several cells is kept only
 //!    in the *first* cell both cover (the bottom-left corner of the intersection of their cell
 //!    ranges), which is O(1) and needs no scan of earlier contacts. The cells are cut into a
 //!    fixed number of pieces that run on the task pool above
@@ -30,7 +32,7 @@ use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
 use crate::collision_events::{Change, Link, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::flags::PushFlags;
-use crate::geometry::signed_overlap;
+use crate::geometry::{signed_overlap_within, skin_at};
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item, for_each_split};
@@ -47,7 +49,10 @@ pub struct CollisionData {
     pub other: Entity,
     /// Signed overlap from the owner's side: the direction the owner must move to get out
     /// (negative x when the other body is on the owner's right). Zero on an axis means the
-    /// boxes touch along it.
+    /// boxes touch along it; so does a component within
+    /// [`PhysicsConfig::contact_tolerance`] of zero, and a negative one that small is the gap
+    /// between boxes that touch within it
+    /// ([`signed_overlap_within`](crate::geometry::signed_overlap_within)).
     pub overlap: Vec2,
     /// The owner's velocity.
     pub velocity: Vec2,
@@ -208,6 +213,9 @@ struct Near {
     slot: u32,
     /// [`shared_corner_bits`] of the body's first cell and the cell searched.
     corner: u8,
+    /// The contact tolerance at the body's centre ([`skin_at`]): a pair's is the larger of its
+    /// two bodies' ([`pair_skin`](crate::geometry::pair_skin)).
+    skin: f32,
     center: Vec2,
     half: Vec2,
     layers: CollisionLayers,
@@ -397,6 +405,7 @@ pub(crate) fn detect_pairs(
     {
         let (snaps, now) = (&l.snaps, &l.now);
         let partition = &*partition;
+        let touch = config.contact_tolerance;
         let dims = partition.dims();
         let cell_count = (dims.x * dims.y) as usize;
         for_each_chunk(&mut s.pieces, parallel, |i, out| {
@@ -409,7 +418,7 @@ pub(crate) fn detect_pairs(
             for flat in cells {
                 prefetch_cell(partition, flat + READ_AHEAD);
                 prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
-                find_pairs_in_cell(partition.cell_at_flat(flat), cell, snaps, now, out);
+                find_pairs_in_cell(partition.cell_at_flat(flat), cell, touch, snaps, now, out);
                 cell.x += 1;
                 if cell.x == dims.x {
                     cell = UVec2::new(0, cell.y + 1);
@@ -548,6 +557,7 @@ fn prefetch<T>(value: &T) {
 fn find_pairs_in_cell(
     list: &[Entity],
     cell: UVec2,
+    touch: f32,
     snaps: &[Snap],
     now: &Partners,
     out: &mut PieceOut,
@@ -561,6 +571,7 @@ fn find_pairs_in_cell(
             out.near.push(Near {
                 slot: k as u32,
                 corner: shared_corner_bits(b.first_cell, cell),
+                skin: skin_at(touch, b.center),
                 center: b.center,
                 half: b.half,
                 layers: b.layers,
@@ -576,8 +587,10 @@ fn find_pairs_in_cell(
                 // The pair belongs to the first cell both cover: report it there only. Pairs
                 // whose layers do not match are never tested.
                 let mine = (a.corner | b.corner) == 3 && a.layers.interacts_with(b.layers);
+                // Touching within the contact tolerance counts: a body put back on another
+                // can end a rounding error away from it.
                 let delta = (a.center - b.center).abs();
-                let reach = a.half + b.half;
+                let reach = a.half + b.half + a.skin.max(b.skin);
                 let overlaps = (delta.x <= reach.x) & (delta.y <= reach.y);
                 // A count, not a mask: counting a mask's bits takes a dozen instructions on
                 // processors without a population count instruction (the default target).
@@ -588,7 +601,10 @@ fn find_pairs_in_cell(
             while touching != 0 {
                 let b = &later[touching.trailing_zeros() as usize];
                 touching &= touching - 1;
-                if let Some(overlap) = signed_overlap(a.center, a.half, b.center, b.half) {
+                let skin = a.skin.max(b.skin);
+                if let Some(overlap) =
+                    signed_overlap_within(a.center, a.half, b.center, b.half, skin)
+                {
                     out.pairs.push(Pair {
                         a: a.slot,
                         b: b.slot,

@@ -22,7 +22,7 @@ use bevy::utils::Parallel;
 
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
-use crate::geometry::{divide, floor_clamped};
+use crate::geometry::{divide, floor_clamped, skin_at};
 use crate::rows::{Changes, DENSE, count_rows, for_each_piece};
 use crate::tiles::TileMap;
 
@@ -112,8 +112,9 @@ impl core::fmt::Display for PartitionError {
 impl core::error::Error for PartitionError {}
 
 /// The grid of cells over the tile map (article 000). Each cell lists the bodies whose boxes
-/// touch it; a body is in every cell its box covers, and stays in a cell it has left until it
-/// is more than [`LEAVE_MARGIN_TILES`] away from it. Updated incrementally in
+/// touch it; a body is in every cell its box covers (grown by
+/// [`PhysicsConfig::contact_tolerance`], so bodies that touch within it share a cell), and
+/// stays in a cell it has left until it is more than [`LEAVE_MARGIN_TILES`] away from it. Updated incrementally in
 /// [`PhysicsSystems::UpdatePartition`](crate::PhysicsSystems::UpdatePartition); read it (and
 /// every body's [`GridAreas`]) for tools and debugging.
 ///
@@ -449,9 +450,11 @@ pub(crate) fn update_partition(
                 if !checked {
                     continue;
                 }
-                let range = aabb
-                    .is_valid()
-                    .then(|| grid.kept_range(aabb.min(), aabb.max(), areas.range));
+                // Grown by the contact tolerance, so bodies that touch within it share a cell.
+                let range = aabb.is_valid().then(|| {
+                    let skin = skin_at(config.contact_tolerance, aabb.center);
+                    grid.kept_range(aabb.min() - skin, aabb.max() + skin, areas.range)
+                });
                 if range != areas.range {
                     shared.borrow_local_mut().push((entity, range));
                 }

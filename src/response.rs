@@ -8,8 +8,9 @@
 //!
 //! 1. Start with no offset. For each contact, take its overlap minus the offset already
 //!    applied (so landing on two bodies at once corrects once, not twice).
-//! 2. **Touching** (overlap within [`PhysicsConfig::contact_tolerance`] on an axis): set the
-//!    push flag toward the other body and remove the velocity toward it. Nothing moves.
+//! 2. **Touching** (overlap within [`PhysicsConfig::contact_tolerance`] on an axis, or a gap
+//!    that small: the tolerance detection used, [`pair_skin`]): set the push flag toward the
+//!    other body and remove the velocity toward it. Nothing moves.
 //! 3. **Overlapping**: split the overlap by how far each body actually moved this step
 //!    (`|position - old position|` per axis): the faster one takes the larger share; both
 //!    still, half each; against a kinematic body, all of it. A body that cannot give way in
@@ -40,6 +41,7 @@ use crate::body::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
+use crate::geometry::pair_skin;
 use crate::messages::{Landed, Landings};
 use crate::pairs::{CollisionData, ContactLayout};
 use crate::tiles::TileMap;
@@ -99,6 +101,9 @@ pub fn respond<C: Borrow<CollisionData>>(
     };
     for c in contacts {
         let c = c.borrow();
+        // The tolerance detection used for this pair, so a pair it found touching within it
+        // (boxes a rounding error apart) is touching here too.
+        let touch = pair_skin(touch, c.position, c.other_position);
         let overlap = c.overlap - r.offset;
         if overlap.x.abs() <= touch {
             r.block_x(c.other_position.x > c.position.x);

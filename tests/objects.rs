@@ -184,6 +184,75 @@ fn a_stack_at_rest_leaves_its_body_state_unchanged() {
 }
 
 #[test]
+fn stacks_of_odd_sized_boxes_stay_on_the_ground_at_every_step() {
+    // Sizes and places whose sums do not round exactly in f32: a body put back on top of
+    // another can end a rounding error above it. It must still stand there, at every step,
+    // and land once, not again and again.
+    let mut app = app(floor_room());
+    let mut stacks = Vec::new();
+    for (k, halves) in [[5.3, 3.7, 6.1], [4.45, 7.9, 2.35], [9.99, 4.01, 5.55]]
+        .iter()
+        .enumerate()
+    {
+        let x = 123.456 + 97.3 * k as f32;
+        let mut y = 16.0;
+        let mut stack = Vec::new();
+        for &h in halves {
+            let half = Vec2::new(h + 1.7, h);
+            // Dropped from a little above where it will rest.
+            stack.push(spawn(
+                &mut app,
+                Vec2::new(x, y + h + 0.37),
+                half,
+                Vec2::ZERO,
+            ));
+            y += 2.0 * h + 0.37;
+        }
+        stacks.push(stack);
+    }
+    step(&mut app, 60);
+    drain_landed(&mut app);
+    for i in 0..120 {
+        step(&mut app, 1);
+        for stack in &stacks {
+            for &body in stack {
+                assert!(
+                    flags(&app, body).on_ground(),
+                    "step {i}: {body} lost its ground"
+                );
+            }
+        }
+        assert_eq!(drain_landed(&mut app), [], "step {i}: nothing lands again");
+    }
+}
+
+#[test]
+fn bodies_a_float_step_apart_far_from_the_origin_touch_and_stay_put() {
+    // At x = 20 000 one float step is about 0.002, twice the contact tolerance: two boxes
+    // placed side by side can end that far apart. They touch; nothing moves either.
+    let mut map = empty_map(1400, 8);
+    map.fill(IVec2::new(0, 0), IVec2::new(1399, 0), TileKind::Solid);
+    let mut app = app(map);
+    let (x, half) = (20_000.0, Vec2::splat(6.0));
+    let left = spawn(&mut app, Vec2::new(x - 6.0, 22.0), half, Vec2::ZERO);
+    let right = spawn(
+        &mut app,
+        Vec2::new(x + 6.0 + 0.0025, 22.0),
+        half,
+        Vec2::ZERO,
+    );
+    let start = (pos(&app, left), pos(&app, right));
+    assert!(
+        pos(&app, right).x - 6.0 > pos(&app, left).x + 6.0,
+        "apart by a float step"
+    );
+    step(&mut app, 10);
+    assert!(flags(&app, left).pushes_object(Side::Right));
+    assert!(flags(&app, right).pushes_object(Side::Left));
+    assert_eq!((pos(&app, left), pos(&app, right)), start, "neither moved");
+}
+
+#[test]
 fn landing_across_two_equal_bodies_at_once_moves_it_up_once() {
     let mut app = app_without_gravity(floor_room());
     let left = spawn_kinematic(&mut app, Vec2::new(194.0, 22.0), HALF, Vec2::ZERO);

@@ -2,7 +2,7 @@
 //! `GridAreas`; pairs are found once however many cells they share; touching counts.
 
 use bevy::prelude::*;
-use bevy_platformer_physics::geometry::signed_overlap;
+use bevy_platformer_physics::geometry::{pair_skin, signed_overlap, signed_overlap_within};
 use proptest::prelude::*;
 
 use crate::common::*;
@@ -164,7 +164,7 @@ fn bodies_kept_in_cells_they_jittered_out_of_are_still_paired_exactly_once() {
     // 16-unit cells and a lattice of 8-unit boxes every 8 units, every box side on a cell edge:
     // each step moves every box by less than the margin, to either side of its edges, so bodies
     // keep cells their boxes left. Every pair must still be found, once, against testing every
-    // pair.
+    // pair (touching within the contact tolerance counts).
     let mut app = grid_app(1);
     let mut seed = 0x9E37_79B9u32;
     let mut jitter = move || {
@@ -194,10 +194,14 @@ fn bodies_kept_in_cells_they_jittered_out_of_are_still_paired_exactly_once() {
         let mut expected_pairs = 0;
         for (i, &e) in bodies.iter().enumerate() {
             let covered = partition.cell_range(at[i] - half, at[i] + half);
+            // Boxes that touch within the contact tolerance touch.
+            let skin = |c: Vec2| pair_skin(PhysicsConfig::default().contact_tolerance, at[i], c);
             let held = app.world().get::<GridAreas>(e).unwrap().range().unwrap();
             kept_extra += usize::from(held != covered);
             let mut expected: Vec<Entity> = (bodies.iter().zip(&at))
-                .filter(|&(&o, &c)| o != e && signed_overlap(at[i], half, c, half).is_some())
+                .filter(|&(&o, &c)| {
+                    o != e && signed_overlap_within(at[i], half, c, half, skin(c)).is_some()
+                })
                 .map(|(&o, _)| o)
                 .collect();
             expected_pairs += expected.len();
@@ -213,6 +217,56 @@ fn bodies_kept_in_cells_they_jittered_out_of_are_still_paired_exactly_once() {
         kept_extra > 100,
         "bodies were kept in cells they left: {kept_extra}"
     );
+}
+
+#[test]
+fn boxes_touching_within_the_tolerance_across_a_cell_edge_touch_once() {
+    let mut app = grid_app(4); // 64-unit cells: the edge x = 64 lies between the two boxes
+    let half = Vec2::splat(8.0);
+    let tolerance = PhysicsConfig::default().contact_tolerance;
+    // A gap of 0.6 tolerance, then (far away) one of 2 tolerances.
+    let gap = 0.6 * tolerance;
+    let left = spawn(
+        &mut app,
+        Vec2::new(64.0 - gap / 2.0 - 8.0, 40.0),
+        half,
+        Vec2::ZERO,
+    );
+    let right = spawn(
+        &mut app,
+        Vec2::new(64.0 + gap / 2.0 + 8.0, 40.0),
+        half,
+        Vec2::ZERO,
+    );
+    let wide = 2.0 * tolerance;
+    let far_left = spawn(
+        &mut app,
+        Vec2::new(64.0 - wide / 2.0 - 8.0, 400.0),
+        half,
+        Vec2::ZERO,
+    );
+    let far_right = spawn(
+        &mut app,
+        Vec2::new(64.0 + wide / 2.0 + 8.0, 400.0),
+        half,
+        Vec2::ZERO,
+    );
+    step(&mut app, 1);
+    assert_eq!(others(&app, left), [right]);
+    assert_eq!(others(&app, right), [left]);
+    let o = contacts(&app, left)[0].overlap;
+    // The gap, signed against the way out (left would leave toward -x): +0.6 tolerance.
+    assert!((o.x - gap).abs() < 1e-5, "{o}");
+    assert!(flags(&app, left).pushes_object(Side::Right));
+    assert!(flags(&app, right).pushes_object(Side::Left));
+    assert_eq!(
+        app.world().resource::<PhysicsStats>().pairs_found,
+        1,
+        "found once"
+    );
+    assert_eq!(others(&app, far_left), []);
+    assert_eq!(others(&app, far_right), []);
+    assert!(!flags(&app, far_left).pushes(Side::Right));
 }
 
 #[test]
