@@ -52,7 +52,7 @@ pub struct CollisionData {
     /// boxes touch along it; so does a component within
     /// [`PhysicsConfig::contact_tolerance`] of zero, and a negative one that small is the gap
     /// between boxes that touch within it
-    /// ([`signed_overlap_within`](crate::geometry::signed_overlap_within)).
+    /// ([`signed_overlap_within`]).
     pub overlap: Vec2,
     /// The owner's velocity.
     pub velocity: Vec2,
