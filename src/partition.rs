@@ -114,7 +114,8 @@ impl core::error::Error for PartitionError {}
 /// The grid of cells over the tile map (article 000). Each cell lists the bodies whose boxes
 /// touch it; a body is in every cell its box covers (grown by
 /// [`PhysicsConfig::contact_tolerance`], so bodies that touch within it share a cell), and
-/// stays in a cell it has left until it is more than [`LEAVE_MARGIN_TILES`] away from it. Updated incrementally in
+/// stays in a cell it has left until it is more than [`LEAVE_MARGIN_TILES`] away from it.
+/// Updated incrementally in
 /// [`PhysicsSystems::UpdatePartition`](crate::PhysicsSystems::UpdatePartition); read it (and
 /// every body's [`GridAreas`]) for tools and debugging.
 ///
