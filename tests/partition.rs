@@ -224,33 +224,16 @@ fn boxes_touching_within_the_tolerance_across_a_cell_edge_touch_once() {
     let mut app = grid_app(4); // 64-unit cells: the edge x = 64 lies between the two boxes
     let half = Vec2::splat(8.0);
     let tolerance = PhysicsConfig::default().contact_tolerance;
+    // Two boxes either side of the edge, `gap` apart, at height `y`.
+    let pair = |app: &mut App, gap: f32, y: f32| {
+        let at = |side: f32| Vec2::new(64.0 + side * (gap / 2.0 + 8.0), y);
+        let left = spawn(app, at(-1.0), half, Vec2::ZERO);
+        (left, spawn(app, at(1.0), half, Vec2::ZERO))
+    };
     // A gap of 0.6 tolerance, then (far away) one of 2 tolerances.
     let gap = 0.6 * tolerance;
-    let left = spawn(
-        &mut app,
-        Vec2::new(64.0 - gap / 2.0 - 8.0, 40.0),
-        half,
-        Vec2::ZERO,
-    );
-    let right = spawn(
-        &mut app,
-        Vec2::new(64.0 + gap / 2.0 + 8.0, 40.0),
-        half,
-        Vec2::ZERO,
-    );
-    let wide = 2.0 * tolerance;
-    let far_left = spawn(
-        &mut app,
-        Vec2::new(64.0 - wide / 2.0 - 8.0, 400.0),
-        half,
-        Vec2::ZERO,
-    );
-    let far_right = spawn(
-        &mut app,
-        Vec2::new(64.0 + wide / 2.0 + 8.0, 400.0),
-        half,
-        Vec2::ZERO,
-    );
+    let (left, right) = pair(&mut app, gap, 40.0);
+    let (far_left, far_right) = pair(&mut app, 2.0 * tolerance, 400.0);
     step(&mut app, 1);
     assert_eq!(others(&app, left), [right]);
     assert_eq!(others(&app, right), [left]);
