@@ -300,13 +300,36 @@ impl ContactLayout {
     #[inline]
     pub(crate) fn of(&self, entity: Entity) -> ContactsOf<'_> {
         let (me, links) = match self.now.slot(entity) {
-            Some(k) => (&self.snaps[k], self.now.links_of(k)),
+            Some(k) => {
+                self.prefetch_partners(k + PARTNERS_AHEAD);
+                (&self.snaps[k], self.now.links_of(k))
+            }
             None => (&Snap::EMPTY, &[][..]),
         };
         ContactsOf {
             me,
             links: links.iter(),
             snaps: &self.snaps,
+        }
+    }
+}
+
+/// How many slots ahead [`ContactLayout::of`] starts loading partners' snapshots.
+const PARTNERS_AHEAD: usize = 4;
+
+impl ContactLayout {
+    /// Asks the processor to start loading the snapshots of slot `k`'s partners (if `k` is a
+    /// slot). The response reads bodies in slot order, so the body `PARTNERS_AHEAD` slots on
+    /// is read soon: its partners' snapshots, scattered over the whole array, then no longer
+    /// stall it (at 64k bodies that read was over a third of the response's own time).
+    #[inline]
+    fn prefetch_partners(&self, k: usize) {
+        if k + 1 < self.now.starts.len() {
+            for link in self.now.links_of(k) {
+                if let Some(snap) = self.snaps.get(link.other as usize) {
+                    prefetch(snap);
+                }
+            }
         }
     }
 }
