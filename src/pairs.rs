@@ -225,7 +225,6 @@ struct Near {
 #[derive(Default)]
 pub(crate) struct DetectScratch {
     pieces: Vec<PieceOut>,
-    fill: Vec<u32>,
     changes: Vec<Vec<Change>>,
 }
 
@@ -450,43 +449,47 @@ pub(crate) fn detect_pairs(
         });
     }
 
-    // 3. Per-body layout (counting sort, stable in pair order).
+    // 3. Per-body layout (counting sort, stable in pair order), in `starts` itself: slot k's
+    //    count goes to `starts[k + 2]`, so after the running sum `starts[k + 1]` is where slot
+    //    k's contacts begin, and serves as its write cursor; once every pair is written it is
+    //    where they end, that is where slot k + 1's begin, as the layout wants.
     let n = l.snaps.len();
-    l.now.starts.clear();
-    l.now.starts.resize(n + 1, 0);
+    let starts = &mut l.now.starts;
+    starts.clear();
+    starts.resize(n + 2, 0);
     let mut found = 0;
     let mut tested = 0;
     for piece in &s.pieces {
         tested += piece.tested;
         found += piece.pairs.len();
         for p in &piece.pairs {
-            l.now.starts[p.a as usize + 1] += 1;
-            l.now.starts[p.b as usize + 1] += 1;
+            starts[p.a as usize + 2] += 1;
+            starts[p.b as usize + 2] += 1;
         }
     }
-    for i in 0..n {
-        l.now.starts[i + 1] += l.now.starts[i];
+    for i in 2..n + 2 {
+        starts[i] += starts[i - 1];
     }
-    // Each pair written to both bodies, in pair order: `fill` is each slot's next free place.
-    // Only growth writes the blanks; every contact is overwritten here.
-    s.fill.clear();
-    s.fill.extend_from_slice(&l.now.starts[..n]);
-    let total = l.now.starts[n] as usize;
-    l.now.links.truncate(total);
-    l.now.links.resize(total, Link::default());
+    // Each pair written to both bodies, in pair order. Only growth writes the blanks; every
+    // contact is overwritten here.
+    let total = starts[n + 1] as usize;
+    let links = &mut l.now.links;
+    links.truncate(total);
+    links.resize(total, Link::default());
     for p in s.pieces.iter().flat_map(|piece| &piece.pairs) {
-        let (a, b) = (p.a as usize, p.b as usize);
-        l.now.links[s.fill[a] as usize] = Link {
+        let (a, b) = (p.a as usize + 1, p.b as usize + 1);
+        links[starts[a] as usize] = Link {
             other: p.b,
             overlap: p.overlap,
         };
-        l.now.links[s.fill[b] as usize] = Link {
+        starts[a] += 1;
+        links[starts[b] as usize] = Link {
             other: p.a,
             overlap: -p.overlap,
         };
-        s.fill[a] += 1;
-        s.fill[b] += 1;
+        starts[b] += 1;
     }
+    starts.truncate(n + 1);
 
     // 4. Collision events, from last step's partners and this step's (both are laid out
     //    whether or not events are written, so turning them on later compares the right steps).
