@@ -311,12 +311,7 @@ impl ContactLayout {
             snaps: &self.snaps,
         }
     }
-}
 
-/// How many slots ahead [`ContactLayout::of`] starts loading partners' snapshots.
-const PARTNERS_AHEAD: usize = 4;
-
-impl ContactLayout {
     /// Asks the processor to start loading the snapshots of slot `k`'s partners (if `k` is a
     /// slot). The response reads bodies in slot order, so the body `PARTNERS_AHEAD` slots on
     /// is read soon: its partners' snapshots, scattered over the whole array, then no longer
@@ -332,6 +327,9 @@ impl ContactLayout {
         }
     }
 }
+
+/// How many slots ahead [`ContactLayout::of`] starts loading partners' snapshots.
+const PARTNERS_AHEAD: usize = 4;
 
 type BodyQuery<'w, 's> = Query<
     'w,

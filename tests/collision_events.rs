@@ -37,13 +37,7 @@ fn mover_and_wall(app: &mut App) -> (Entity, Entity) {
         Vec2::splat(6.0),
         Vec2::new(120.0, 0.0),
     );
-    let wall = app
-        .world_mut()
-        .spawn((
-            Aabb::new(Vec2::new(200.0, 100.0), Vec2::splat(20.0)),
-            Kinematic,
-        ))
-        .id();
+    let wall = spawn_kinematic(app, Vec2::new(200.0, 100.0), Vec2::splat(20.0), Vec2::ZERO);
     (mover, wall)
 }
 

@@ -13,12 +13,6 @@ fn floor_room() -> TileMap {
 
 const HALF: Vec2 = Vec2::splat(6.0);
 
-fn spawn_kinematic(app: &mut App, center: Vec2, half: Vec2, velocity: Vec2) -> Entity {
-    app.world_mut()
-        .spawn((Aabb::new(center, half), Velocity(velocity), Kinematic))
-        .id()
-}
-
 #[test]
 fn kinematic_platform_is_never_moved_by_anything() {
     let mut app = app(floor_room());

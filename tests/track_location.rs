@@ -49,14 +49,12 @@ fn each_component_names_the_stage_that_wrote_it_last() {
 #[test]
 fn a_kinematic_body_names_integrate_and_the_write_back() {
     let mut app = app(ascii("....\n####"));
-    let lift = app
-        .world_mut()
-        .spawn((
-            Aabb::new(Vec2::new(24.0, 40.0), Vec2::new(8.0, 2.0)),
-            Velocity(Vec2::new(0.0, 5.0)),
-            Kinematic,
-        ))
-        .id();
+    let lift = spawn_kinematic(
+        &mut app,
+        Vec2::new(24.0, 40.0),
+        Vec2::new(8.0, 2.0),
+        Vec2::new(0.0, 5.0),
+    );
     step(&mut app, 1);
     let file = writer::<Aabb>(&app, lift);
     assert!(file.ends_with("src/integrate.rs"), "{file}");

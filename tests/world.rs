@@ -94,14 +94,12 @@ fn transform_follows_the_aabb_however_the_body_moved() {
             Vec2::ZERO,
         ),
     ];
-    let platform = app
-        .world_mut()
-        .spawn((
-            Kinematic,
-            Aabb::new(Vec2::new(120.0, 40.0), Vec2::new(16.0, 4.0)),
-            Velocity(Vec2::new(30.0, 0.0)),
-        ))
-        .id();
+    let platform = spawn_kinematic(
+        &mut app,
+        Vec2::new(120.0, 40.0),
+        Vec2::new(16.0, 4.0),
+        Vec2::new(30.0, 0.0),
+    );
     let falling = spawn(
         &mut app,
         Vec2::new(100.0, 56.0),
@@ -249,14 +247,12 @@ fn a_tile_placed_on_a_body_pushes_it_out_without_adding_velocity() {
 #[test]
 fn kinematic_bodies_move_only_by_their_velocity() {
     let mut app = app(ascii("........\n...#....\n########"));
-    let body = app
-        .world_mut()
-        .spawn((
-            Aabb::new(Vec2::new(8.0, 24.0), Vec2::splat(4.0)),
-            Velocity(Vec2::new(60.0, 0.0)),
-            Kinematic,
-        ))
-        .id();
+    let body = spawn_kinematic(
+        &mut app,
+        Vec2::new(8.0, 24.0),
+        Vec2::splat(4.0),
+        Vec2::new(60.0, 0.0),
+    );
     step(&mut app, 60);
     assert_eq!(
         vel(&app, body),

@@ -72,6 +72,13 @@ pub fn spawn(app: &mut App, center: Vec2, half: Vec2, velocity: Vec2) -> Entity 
         .id()
 }
 
+/// Spawns a [`Kinematic`] body moving at `velocity`.
+pub fn spawn_kinematic(app: &mut App, center: Vec2, half: Vec2, velocity: Vec2) -> Entity {
+    app.world_mut()
+        .spawn((Aabb::new(center, half), Velocity(velocity), Kinematic))
+        .id()
+}
+
 /// Spawns a still 12 x 12 body the way a game does by default: an `Aabb`, no `Contacts`.
 pub fn spawn_unlisted(app: &mut App, center: Vec2) -> Entity {
     app.world_mut()
