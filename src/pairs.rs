@@ -19,7 +19,8 @@
 //!    is the same on any number of threads.
 //! 3. **Layout.** The pairs are counted per body and laid out per body in pair order (a
 //!    counting sort), contiguously in slot order, as the other body's slot and the overlap
-//!    (12 bytes per contact). A [`CollisionData`] is built from that and the two snapshots when
+//!    (12 bytes per contact). It runs in parallel by slot range: the pair loop files each
+//!    pair's two ends by the range of each body's slot, so each range reads only its own. A [`CollisionData`] is built from that and the two snapshots when
 //!    it is read: by the response, and for [`Contacts`].
 //! 4. **Events.** Each body's new contacts are compared with its old ones for
 //!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair reports it).
@@ -191,17 +192,30 @@ impl Snap {
     };
 }
 
+/// One side of a found pair: the body in `slot`, its partner, and the overlap from its side.
 #[derive(Clone, Copy)]
-struct Pair {
-    a: u32,
-    b: u32,
-    /// From `a`'s side.
+struct End {
+    slot: u32,
+    other: u32,
     overlap: Vec2,
+}
+
+/// How many slot ranges the contact layout is cut into, to lay them out in parallel (a power
+/// of two; a constant, so the pieces are the same on every machine).
+const SPLITS: usize = 8;
+
+/// The shift that takes a slot to its range of the layout: ranges are a power of two long, so
+/// a slot's range is one shift, not a division, in the pair loop.
+#[inline]
+fn split_shift(slots: usize) -> u32 {
+    slots.div_ceil(SPLITS).next_power_of_two().trailing_zeros()
 }
 
 #[derive(Default)]
 struct PieceOut {
-    pairs: Vec<Pair>,
+    /// Each pair found, once per body, in the list of that body's slot range
+    /// ([`split_shift`]), in pair order.
+    ends: [Vec<End>; SPLITS],
     tested: usize,
     /// The bodies of the cell being searched, gathered contiguously.
     near: Vec<Near>,
@@ -406,7 +420,15 @@ pub(crate) fn detect_pairs(
             }
         }
     };
-    for_each_split(&mut l.snaps, &mut l.now.entities, end, parallel, snap);
+    let ends = |i: usize| (end(i), end(i));
+    for_each_split(
+        &mut l.snaps,
+        &mut l.now.entities,
+        CHUNKS,
+        ends,
+        parallel,
+        snap,
+    );
     let mut detected = 0;
     for (k, &entity) in l.now.entities.iter().enumerate() {
         if entity == Entity::PLACEHOLDER {
@@ -421,6 +443,7 @@ pub(crate) fn detect_pairs(
     }
 
     // 2. Pairs, piece by piece of the cell list.
+    let shift = split_shift(n);
     s.pieces.resize_with(CHUNKS, PieceOut::default);
     {
         let (snaps, now) = (&l.snaps, &l.now);
@@ -429,7 +452,7 @@ pub(crate) fn detect_pairs(
         let dims = partition.dims();
         let cell_count = (dims.x * dims.y) as usize;
         for_each_chunk(&mut s.pieces, parallel, |i, out| {
-            out.pairs.clear();
+            out.ends.iter_mut().for_each(Vec::clear);
             out.tested = 0;
             let cells = chunk_range(i, CHUNKS, cell_count);
             // The cell's coordinates, stepped along with its flat index (no division per cell).
@@ -438,7 +461,8 @@ pub(crate) fn detect_pairs(
             for flat in cells {
                 prefetch_cell(partition, flat + READ_AHEAD);
                 prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
-                find_pairs_in_cell(partition.cell_at_flat(flat), cell, touch, snaps, now, out);
+                let list = partition.cell_at_flat(flat);
+                find_pairs_in_cell(list, cell, touch, shift, snaps, now, out);
                 cell.x += 1;
                 if cell.x == dims.x {
                     cell = UVec2::new(0, cell.y + 1);
@@ -447,47 +471,10 @@ pub(crate) fn detect_pairs(
         });
     }
 
-    // 3. Per-body layout (counting sort, stable in pair order), in `starts` itself: slot k's
-    //    count goes to `starts[k + 2]`, so after the running sum `starts[k + 1]` is where slot
-    //    k's contacts begin, and serves as its write cursor; once every pair is written it is
-    //    where they end, that is where slot k + 1's begin, as the layout wants.
+    // 3. Per-body layout.
+    let tested = s.pieces.iter().map(|piece| piece.tested).sum();
     let n = l.snaps.len();
-    let starts = &mut l.now.starts;
-    starts.clear();
-    starts.resize(n + 2, 0);
-    let mut found = 0;
-    let mut tested = 0;
-    for piece in &s.pieces {
-        tested += piece.tested;
-        found += piece.pairs.len();
-        for p in &piece.pairs {
-            starts[p.a as usize + 2] += 1;
-            starts[p.b as usize + 2] += 1;
-        }
-    }
-    for i in 2..n + 2 {
-        starts[i] += starts[i - 1];
-    }
-    // Each pair written to both bodies, in pair order. Only growth writes the blanks; every
-    // contact is overwritten here.
-    let total = starts[n + 1] as usize;
-    let links = &mut l.now.links;
-    links.truncate(total);
-    links.resize(total, Link::default());
-    for p in s.pieces.iter().flat_map(|piece| &piece.pairs) {
-        let (a, b) = (p.a as usize + 1, p.b as usize + 1);
-        links[starts[a] as usize] = Link {
-            other: p.b,
-            overlap: p.overlap,
-        };
-        starts[a] += 1;
-        links[starts[b] as usize] = Link {
-            other: p.a,
-            overlap: -p.overlap,
-        };
-        starts[b] += 1;
-    }
-    starts.truncate(n + 1);
+    let found = lay_out(&s.pieces, n, shift, parallel, &mut l.now) / 2;
 
     // 4. Collision events, from last step's partners and this step's (both are laid out
     //    whether or not events are written, so turning them on later compares the right steps).
@@ -520,6 +507,81 @@ pub(crate) fn detect_pairs(
         pairs_tested: tested,
         pairs_found: found,
     };
+}
+
+/// Lays out the contacts of `slots` slots found by the pair loop's `pieces` (with slot ranges
+/// of `shift`) in `partners`' `starts` and `links`: a counting sort, stable in pair order,
+/// done in parallel by slot range. Each range counts, sums and writes its own slots' contacts
+/// from its own lists, at the place the ranges before it leave (`bases`), so the result is the
+/// same however it is cut. Returns how many contacts there are (twice the pairs).
+fn lay_out(
+    pieces: &[PieceOut],
+    slots: usize,
+    shift: u32,
+    parallel: bool,
+    partners: &mut Partners,
+) -> usize {
+    let mut bases = [0; SPLITS + 1];
+    for piece in pieces {
+        for (range, ends) in piece.ends.iter().enumerate() {
+            bases[range + 1] += ends.len();
+        }
+    }
+    for range in 0..SPLITS {
+        bases[range + 1] += bases[range];
+    }
+    let total = bases[SPLITS];
+    let starts = &mut partners.starts;
+    starts.clear();
+    starts.resize(slots + 1, 0);
+    // Only growth writes the blanks; every contact is overwritten here.
+    let links = &mut partners.links;
+    links.truncate(total);
+    links.resize(total, Link::default());
+    let end = |range: usize| (((range + 1) << shift).min(slots), bases[range + 1]);
+    let range = |range: usize, ends: &mut [u32], links: &mut [Link]| {
+        let lists = || pieces.iter().flat_map(|piece| &piece.ends[range]);
+        lay_out_range(range << shift, bases[range], lists, ends, links);
+    };
+    for_each_split(&mut starts[1..], links, SPLITS, end, parallel, range);
+    total
+}
+
+/// Lays out the contacts of the slots from `first` on, whose ends are `ends` (the layout's
+/// `starts[first + 1..]`): counts each slot's contacts, sums the counts from `base` (where
+/// this range's contacts begin in the whole layout), and writes each contact into `links` (its
+/// part of the layout, from `base` on), in the order `lists` gives them. Each slot's count goes
+/// one entry on (the last one's is not needed), so after the sum an entry is where its slot's
+/// contacts begin, then serves as its cursor, and ends where they end, as the layout wants.
+fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
+    first: usize,
+    base: usize,
+    lists: impl Fn() -> I,
+    ends: &mut [u32],
+    links: &mut [Link],
+) {
+    let Some(last) = ends.len().checked_sub(1) else {
+        return;
+    };
+    ends.fill(0);
+    for e in lists() {
+        let k = e.slot as usize - first;
+        if k < last {
+            ends[k + 1] += 1;
+        }
+    }
+    ends[0] = base as u32;
+    for k in 1..ends.len() {
+        ends[k] += ends[k - 1];
+    }
+    for e in lists() {
+        let cursor = &mut ends[e.slot as usize - first];
+        links[*cursor as usize - base] = Link {
+            other: e.other,
+            overlap: e.overlap,
+        };
+        *cursor += 1;
+    }
 }
 
 /// How many cells ahead of the one being searched the pair loop starts reading.
@@ -582,26 +644,49 @@ fn find_pairs_in_cell(
     list: &[Entity],
     cell: UVec2,
     touch: f32,
+    shift: u32,
     snaps: &[Snap],
     now: &Partners,
     out: &mut PieceOut,
 ) {
     // Gather the cell's bodies once (every body in a cell was snapshotted; the lookup guards
     // against a stale slot anyway, with the snapshot's own entity, on the line read anyway),
-    // so the pair loop reads contiguous memory.
+    // so the pair loop reads contiguous memory. Two things are found on the way: the largest
+    // contact tolerance of the cell, and whether every body has the same layers.
     out.near.clear();
+    let mut widest = 0.0f32;
+    let mut layers = None;
+    let mut uniform = true;
     for &e in list {
         if let Some((k, b)) = slot_snap(e, snaps, now).filter(|(_, b)| b.entity == e) {
+            let skin = skin_at(touch, b.center);
+            widest = widest.max(skin);
+            uniform &= *layers.get_or_insert(b.layers) == b.layers;
             out.near.push(Near {
                 slot: k as u32,
                 corner: shared_corner_bits(b.first_cell, cell),
-                skin: skin_at(touch, b.center),
+                skin,
                 center: b.center,
                 half: b.half,
                 layers: b.layers,
             });
         }
     }
+    // Bodies that all share layers that collide with themselves (the usual case: the default
+    // layers) need no layer test per pair.
+    if uniform && layers.is_some_and(|l| l.interacts_with(l)) {
+        test_cell_pairs::<false>(widest, shift, out);
+    } else {
+        test_cell_pairs::<true>(widest, shift, out);
+    }
+}
+
+/// The pair loop of [`find_pairs_in_cell`] over `out.near`, testing layers per pair only when
+/// `LAYERS` is set. Each pair is screened with the cell's widest tolerance `widest` (at least
+/// the pair's own), then confirmed with the pair's ([`signed_overlap_within`]), so the screen
+/// needs no per-pair maximum.
+#[inline]
+fn test_cell_pairs<const LAYERS: bool>(widest: f32, shift: u32, out: &mut PieceOut) {
     for (i, a) in out.near.iter().enumerate() {
         // The later bodies in blocks of 64: each test is branch-free and sets one bit, and
         // only the touching pairs (about one test in eight in a pile) are then visited.
@@ -610,11 +695,12 @@ fn find_pairs_in_cell(
             for (k, b) in later.iter().enumerate() {
                 // The pair belongs to the first cell both cover: report it there only. Pairs
                 // whose layers do not match are never tested.
-                let mine = (a.corner | b.corner) == 3 && a.layers.interacts_with(b.layers);
-                // Touching within the contact tolerance counts: a body put back on another
-                // can end a rounding error away from it.
+                let mine =
+                    (a.corner | b.corner) == 3 && (!LAYERS || a.layers.interacts_with(b.layers));
                 let delta = (a.center - b.center).abs();
-                let reach = a.half + b.half + a.skin.max(b.skin);
+                // Summed in the order the confirmation sums, so the screen (with a tolerance
+                // at least the pair's) never rejects a pair the confirmation would keep.
+                let reach = a.half + b.half + widest;
                 let overlaps = (delta.x <= reach.x) & (delta.y <= reach.y);
                 // A count, not a mask: counting a mask's bits takes a dozen instructions on
                 // processors without a population count instruction (the default target).
@@ -625,14 +711,21 @@ fn find_pairs_in_cell(
             while touching != 0 {
                 let b = &later[touching.trailing_zeros() as usize];
                 touching &= touching - 1;
+                // Touching within the pair's contact tolerance counts: a body put back on
+                // another can end a rounding error away from it.
                 let skin = a.skin.max(b.skin);
                 if let Some(overlap) =
                     signed_overlap_within(a.center, a.half, b.center, b.half, skin)
                 {
-                    out.pairs.push(Pair {
-                        a: a.slot,
-                        b: b.slot,
+                    out.ends[(a.slot >> shift) as usize].push(End {
+                        slot: a.slot,
+                        other: b.slot,
                         overlap,
+                    });
+                    out.ends[(b.slot >> shift) as usize].push(End {
+                        slot: b.slot,
+                        other: a.slot,
+                        overlap: -overlap,
                     });
                 }
             }
@@ -656,5 +749,88 @@ fn collision_data(me: &Snap, other: &Snap, overlap: Vec2) -> CollisionData {
         other_kinematic: other.kinematic,
         blocked: me.blocked,
         other_blocked: other.blocked,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::xorshift32;
+
+    /// Pieces holding `pairs` random pairs among `slots` slots, each pair's two ends filed as
+    /// the pair loop files them; and each slot's contacts in pair order, the layout expected.
+    fn random_pairs(
+        slots: usize,
+        pairs: usize,
+        shift: u32,
+    ) -> (Vec<PieceOut>, Vec<Vec<(u32, Vec2)>>) {
+        let mut next = xorshift32(0x9E37_79B9);
+        let mut pieces: Vec<PieceOut> = (0..5).map(|_| PieceOut::default()).collect();
+        let mut expected = vec![Vec::new(); slots];
+        for i in 0..pairs {
+            let a = next() % slots as u32;
+            let b = (a + 1 + next() % (slots as u32 - 1)) % slots as u32;
+            let overlap = Vec2::new(i as f32, -(i as f32));
+            let piece = &mut pieces[i * 5 / pairs];
+            for (me, other, overlap) in [(a, b, overlap), (b, a, -overlap)] {
+                piece.ends[(me >> shift) as usize].push(End {
+                    slot: me,
+                    other,
+                    overlap,
+                });
+                expected[me as usize].push((other, overlap));
+            }
+        }
+        (pieces, expected)
+    }
+
+    #[test]
+    fn the_layout_by_slot_range_is_each_slots_contacts_in_pair_order() {
+        for (slots, pairs) in [
+            (0, 0),
+            (1, 0),
+            (2, 1),
+            (7, 20),
+            (8, 30),
+            (9, 40),
+            (1000, 3000),
+            (4099, 9000),
+        ] {
+            let shift = split_shift(slots);
+            assert!(
+                slots == 0 || (slots - 1) >> shift < SPLITS,
+                "{slots} slots fit the ranges"
+            );
+            let (pieces, expected) = if pairs == 0 {
+                (
+                    (0..3).map(|_| PieceOut::default()).collect(),
+                    vec![Vec::new(); slots],
+                )
+            } else {
+                random_pairs(slots, pairs, shift)
+            };
+            // Stale contents from a larger step before must not leak into this one.
+            let stale = Link {
+                other: 99,
+                overlap: Vec2::ONE,
+            };
+            let mut partners = Partners {
+                starts: vec![7; slots + 9],
+                links: vec![stale; 2 * pairs + 5],
+                ..default()
+            };
+            let total = lay_out(&pieces, slots, shift, false, &mut partners);
+            assert_eq!(total, 2 * pairs);
+            assert_eq!(partners.starts.len(), slots + 1);
+            assert_eq!(partners.links.len(), total);
+            for (k, want) in expected.iter().enumerate() {
+                let got: Vec<(u32, Vec2)> = partners
+                    .links_of(k)
+                    .iter()
+                    .map(|link| (link.other, link.overlap))
+                    .collect();
+                assert_eq!(&got, want, "slot {k} of {slots}");
+            }
+        }
     }
 }

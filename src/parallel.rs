@@ -49,25 +49,27 @@ pub(crate) fn for_each_item<'a, 's, D: IterQueryData, F: QueryFilter>(
     }
 }
 
-/// Cuts `a` and `b` (of equal length) into [`CHUNKS`] consecutive pieces, piece `i` ending at
-/// `end(i)` (non-decreasing, the last one the length), and runs `f(i, piece of a, piece of b)`
-/// for each: on the compute task pool when `parallel` is set (and a pool exists), else in order
-/// on this thread. The pieces are disjoint, so each task writes only its own.
+/// Cuts `a` and `b` into `pieces` consecutive pieces each, piece `i` of `a` ending at
+/// `end(i).0` and of `b` at `end(i).1` (both non-decreasing, the last ones the lengths), and
+/// runs `f(i, piece of a, piece of b)` for each: on the compute task pool when `parallel` is
+/// set (and a pool exists), else in order on this thread. The pieces are disjoint, so each
+/// task writes only its own.
 pub(crate) fn for_each_split<A: Send, B: Send>(
     a: &mut [A],
     b: &mut [B],
-    end: impl Fn(usize) -> usize,
+    pieces: usize,
+    end: impl Fn(usize) -> (usize, usize),
     parallel: bool,
     f: impl Fn(usize, &mut [A], &mut [B]) + Sync,
 ) {
-    debug_assert_eq!(a.len(), b.len());
     let pool = ComputeTaskPool::try_get().filter(|p| parallel && p.thread_num() > 1);
-    let (mut rest_a, mut rest_b, mut start) = (a, b, 0);
+    let (mut rest_a, mut rest_b, mut start) = (a, b, (0, 0));
     let mut cut = |i: usize| {
-        let len = end(i) - start;
-        start += len;
-        let (head_a, tail_a) = core::mem::take(&mut rest_a).split_at_mut(len);
-        let (head_b, tail_b) = core::mem::take(&mut rest_b).split_at_mut(len);
+        let (end_a, end_b) = end(i);
+        let (len_a, len_b) = (end_a - start.0, end_b - start.1);
+        start = (end_a, end_b);
+        let (head_a, tail_a) = core::mem::take(&mut rest_a).split_at_mut(len_a);
+        let (head_b, tail_b) = core::mem::take(&mut rest_b).split_at_mut(len_b);
         (rest_a, rest_b) = (tail_a, tail_b);
         (head_a, head_b)
     };
@@ -75,14 +77,14 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
         Some(pool) => {
             let f = &f;
             pool.scope(|scope| {
-                for i in 0..CHUNKS {
+                for i in 0..pieces {
                     let (pa, pb) = cut(i);
                     scope.spawn(async move { f(i, pa, pb) });
                 }
             });
         }
         None => {
-            for i in 0..CHUNKS {
+            for i in 0..pieces {
                 let (pa, pb) = cut(i);
                 f(i, pa, pb);
             }
@@ -119,11 +121,14 @@ mod tests {
     #[test]
     fn split_pieces_are_disjoint_and_cover_both_slices() {
         let mut a = vec![0usize; 100];
-        let mut b = vec![0u8; 100];
-        let end = |i: usize| chunk_range(i, CHUNKS, 100).end;
-        for_each_split(&mut a, &mut b, end, false, |i, pa, pb| {
+        let mut b = vec![0u8; 300];
+        let end = |i: usize| {
+            let k = chunk_range(i, CHUNKS, 100).end;
+            (k, 3 * k)
+        };
+        for_each_split(&mut a, &mut b, CHUNKS, end, false, |i, pa, pb| {
             assert_eq!(pa.len(), chunk_range(i, CHUNKS, 100).len());
-            assert_eq!(pa.len(), pb.len());
+            assert_eq!(3 * pa.len(), pb.len());
             pa.iter_mut().for_each(|x| *x = i + 1);
             pb.iter_mut().for_each(|x| *x += 1);
         });
