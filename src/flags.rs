@@ -37,6 +37,11 @@ const OBJECT_LAST: u16 = 12;
 /// zero or more overlap, whether or not it moves toward it. Kinematic bodies never get object
 /// flags. Written by the physics; read it after [`PhysicsSystems::Respond`].
 ///
+/// It is marked changed (for `Changed<PushFlags>`) only in the steps at whose end it differs
+/// from the step before: a body resting in place keeps its change tick, one that lands, leaves
+/// the ground or bumps into something gets a new one (and again in the next step, when "pushed"
+/// catches up with "pushes").
+///
 /// ```
 /// use bevy_platformer_physics::prelude::*;
 ///
@@ -118,6 +123,13 @@ impl PushFlags {
     #[inline]
     pub fn blocked_sides(&self) -> u8 {
         ((self.bits & 0xF) | (self.bits >> OBJECT_LAST) & 0xF) as u8
+    }
+
+    /// The sides touched now are those touched at the end of the last step: starting a step
+    /// leaves the flags as they were exactly when the step then touches the same sides again.
+    #[inline]
+    pub(crate) fn settled(&self) -> bool {
+        self.bits & 0xFF == self.bits >> 8
     }
 
     /// Starts a step: "now" becomes "last step", and "now" is cleared.

@@ -97,7 +97,21 @@ pub(crate) fn integrate(
         switches,
         kinematic,
     ): IntegrateItem| {
-        flags.begin_step();
+        // Marked changed only if the step can end with other flags than it began with: a
+        // moving body's final flags are known only at the end of the response, which marks
+        // them then if they are not settled (the same as at the start exactly when the start
+        // was settled, too); a kinematic body's are final now.
+        let mut next = *flags;
+        next.begin_step();
+        if if kinematic {
+            next != *flags
+        } else {
+            !flags.settled()
+        } {
+            *flags = next;
+        } else {
+            *flags.bypass_change_detection() = next;
+        }
         if old.0 != aabb.center {
             old.0 = aabb.center;
         }

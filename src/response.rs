@@ -285,13 +285,18 @@ pub(crate) fn respond_to_contacts(
                 velocity.0 = r.velocity;
             }
             if r.sides != 0 {
-                flags.add_object_sides(r.sides);
+                flags.bypass_change_detection().add_object_sides(r.sides);
             }
             // Written only when changed, so a resting body's `BodyState` keeps its change tick.
             let ground = r.ground_velocity.unwrap_or(Vec2::ZERO);
             if state.ground_velocity != ground {
                 state.ground_velocity = ground;
             }
+        }
+        // The response writes the flags last: they are marked changed here if the step changed
+        // them (see `integrate`).
+        if !flags.settled() {
+            flags.set_changed();
         }
         // The response is the last stage to move the body: its `Transform` follows here
         // (kinematic bodies' in `write_transforms`).

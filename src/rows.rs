@@ -1,7 +1,8 @@
 //! Table rows read as slices. The per-body systems walk each table's columns directly instead
 //! of fetching every body's components one by one through the query (about a third fewer
 //! instructions in a pass over many bodies), and mark change ticks themselves, exactly where
-//! Bevy's `Mut` would: on every mutable access.
+//! Bevy's `Mut` would: on every mutable access, except the writes made through
+//! [`Tracked::bypass_change_detection`] (the push flags, marked once per step if they changed).
 //!
 //! With Bevy's location tracking on (its `track_location` feature, for debugging), each pass
 //! also records itself as the writer of the rows it wrote ([`stamp_writes`]), so `Ref::changed_by`
@@ -111,6 +112,20 @@ impl<T> Tracked<'_, T> {
     #[inline]
     pub(crate) fn is_changed(&self) -> bool {
         self.changed.is_newer_than(self.last_run, self.this_run)
+    }
+
+    /// The value, to write without marking it changed (like Bevy's
+    /// `Mut::bypass_change_detection`): for a component whose writer marks it once, at the end,
+    /// if its value then differs ([`set_changed`](Self::set_changed)).
+    #[inline]
+    pub(crate) fn bypass_change_detection(&mut self) -> &mut T {
+        self.value
+    }
+
+    /// Marks it changed.
+    #[inline]
+    pub(crate) fn set_changed(&mut self) {
+        *self.changed = self.this_run;
     }
 }
 

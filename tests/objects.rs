@@ -178,6 +178,48 @@ fn a_stack_at_rest_leaves_its_body_state_unchanged() {
 }
 
 #[test]
+fn push_flags_are_marked_changed_only_in_the_steps_that_change_them() {
+    // A stack at rest keeps its flags' change tick; a box that lands gets a new one in the
+    // step it lands and in the next (when "pushed" catches up), then keeps it.
+    let mut app = app(floor_room());
+    let below = spawn(&mut app, Vec2::new(200.0, 22.0), HALF, Vec2::ZERO);
+    let above = spawn(&mut app, Vec2::new(200.0, 34.0), HALF, Vec2::ZERO);
+    let faller = spawn(&mut app, Vec2::new(300.0, 60.0), HALF, Vec2::ZERO);
+    let changed = |app: &App, e: Entity| {
+        let flags = app.world().entity(e).get_ref::<PushFlags>().unwrap();
+        flags.last_changed()
+    };
+    step(&mut app, 3);
+    assert!(flags(&app, above).pushes_object(Side::Bottom) && flags(&app, below).on_ground());
+    assert!(!flags(&app, faller).on_ground(), "still falling");
+    let stack = (changed(&app, below), changed(&app, above));
+    let mut marks = Vec::new();
+    for _ in 0..40 {
+        let before = changed(&app, faller);
+        let was = flags(&app, faller);
+        step(&mut app, 1);
+        let now = flags(&app, faller);
+        assert_eq!(
+            changed(&app, faller) != before,
+            now != was,
+            "marked changed exactly when the flags changed: {was:?} to {now:?}"
+        );
+        marks.push(now != was);
+    }
+    assert!(flags(&app, faller).on_ground(), "landed");
+    assert_eq!(
+        marks.iter().filter(|&&m| m).count(),
+        2,
+        "landing changes the flags in two steps: {marks:?}"
+    );
+    assert_eq!(
+        (changed(&app, below), changed(&app, above)),
+        stack,
+        "the stack's flags did not change, so they are not marked"
+    );
+}
+
+#[test]
 fn stacks_of_odd_sized_boxes_stay_on_the_ground_at_every_step() {
     // Sizes and places whose sums do not round exactly in f32: a body put back on top of
     // another can end a rounding error above it. It must still stand there, at every step,

@@ -39,11 +39,25 @@ fn each_component_names_the_stage_that_wrote_it_last() {
     assert!(file.ends_with("src/tiles/system.rs"), "{file}");
     let file = writer::<Transform>(&app, body);
     assert!(file.ends_with("src/response.rs"), "{file}");
-    // Landing: tile collision stops the fall.
-    step(&mut app, 30);
-    assert!(flags(&app, body).on_ground());
+    // Landing: tile collision stops the fall and sets the flags, which the response marks
+    // changed at the end of the step (it writes them last).
+    let mut steps = 0;
+    while !flags(&app, body).on_ground() {
+        step(&mut app, 1);
+        steps += 1;
+        assert!(steps < 60, "lands");
+    }
     let file = writer::<PushFlags>(&app, body);
-    assert!(file.ends_with("src/tiles/system.rs"), "{file}");
+    assert!(file.ends_with("src/response.rs"), "{file}");
+    // The next step, integrate moves "pushes" into "pushed": the last change, since the body
+    // then rests.
+    step(&mut app, 1);
+    assert!(flags(&app, body).was_on_ground());
+    let file = writer::<PushFlags>(&app, body);
+    assert!(file.ends_with("src/integrate.rs"), "{file}");
+    step(&mut app, 5);
+    let file = writer::<PushFlags>(&app, body);
+    assert!(file.ends_with("src/integrate.rs"), "{file}");
 }
 
 #[test]

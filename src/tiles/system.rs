@@ -46,7 +46,8 @@ pub(crate) fn collide_tiles(
                 return;
             }
             if !switches.world_collision {
-                flags.set_tile_sides(0);
+                // Marked changed by the response, if the step changes the flags.
+                flags.bypass_change_detection().set_tile_sides(0);
                 state.standing_on = None;
                 state.overlaps_ladder = false;
                 return;
@@ -80,7 +81,9 @@ pub(crate) fn collide_tiles(
             if velocity.0 != body.velocity {
                 velocity.0 = body.velocity;
             }
-            flags.set_tile_sides(outcome.sides);
+            flags
+                .bypass_change_detection()
+                .set_tile_sides(outcome.sides);
             let (standing_on, ladder) = (outcome.standing_on, outcome.overlaps_ladder);
             if state.standing_on != standing_on || state.overlaps_ladder != ladder {
                 state.standing_on = standing_on;
