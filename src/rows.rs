@@ -16,7 +16,7 @@ use bevy::ecs::system::Query;
 use bevy::tasks::ComputeTaskPool;
 use core::ops::{Deref, DerefMut};
 
-use crate::parallel::{CHUNKS, chunk_range};
+use crate::parallel::{CHUNKS, chunk_range, run_pieces};
 
 /// The message when a physics query cannot be read as slices, which happens only when a
 /// physics component is given sparse-set storage.
@@ -283,17 +283,19 @@ pub(crate) fn for_each_piece<R: Rows>(
         f(rows);
         return;
     };
-    let f = &f;
-    pool.scope(|scope| {
-        let mut rest = rows;
-        let mut start = 0;
-        for i in 0..pieces {
-            let end = chunk_range(i, pieces, len).end;
-            let (piece, tail) = rest.split_rows(end - start);
-            (rest, start) = (tail, end);
-            scope.spawn(async move { f(piece) });
+    let (mut rest, mut start, mut i) = (Some(rows), 0, 0);
+    let next = move || {
+        let rows = rest.take()?;
+        let end = chunk_range(i, pieces, len).end;
+        i += 1;
+        if i == pieces {
+            return Some(rows);
         }
-    });
+        let (piece, tail) = rows.split_rows(end - start);
+        (rest, start) = (Some(tail), end);
+        Some(piece)
+    };
+    run_pieces(pool, next, f);
 }
 
 #[cfg(test)]

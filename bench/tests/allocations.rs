@@ -22,13 +22,15 @@ use bevy_platformer_physics::prelude::*;
 
 /// The pile of `n` bodies as the benchmark builds it (its kinematic platforms standing still),
 /// with the benchmark's app set-up: one fixed step per update, every core in the task pool.
-fn pile(n: usize) -> App {
+/// With `parallel_min_bodies` bodies or more, the passes run on the task pool.
+fn pile(n: usize, parallel_min_bodies: usize) -> App {
     let s = scene::Scene::pile(n);
     let mut app = harness::base_app();
     app.add_plugins(PhysicsPlugin::default())
         .insert_resource(PhysicsConfig {
             gravity: Vec2::new(0.0, scene::GRAVITY),
             partition_cell_tiles: 4,
+            parallel_min_bodies,
             ..default()
         })
         .insert_resource(s.tile_map());
@@ -45,8 +47,8 @@ fn pile(n: usize) -> App {
 }
 
 /// Settles the pile, then returns its allocations per step over 100 more steps.
-fn allocations_per_step(n: usize) -> f64 {
-    let mut app = pile(n);
+fn allocations_per_step(n: usize, parallel_min_bodies: usize) -> f64 {
+    let mut app = pile(n, parallel_min_bodies);
     for _ in 0..300 {
         app.update();
     }
@@ -60,13 +62,26 @@ fn allocations_per_step(n: usize) -> f64 {
 
 #[test]
 fn allocations_per_step_do_not_grow_with_the_bodies() {
-    // Both above `parallel_min_bodies` (2 048): every pass of the step runs on the task pool.
-    let small = allocations_per_step(2_500);
-    let large = allocations_per_step(10_000);
+    // Both above the default `parallel_min_bodies` (2 048): every pass of the step runs on the
+    // task pool.
+    let min = PhysicsConfig::default().parallel_min_bodies;
+    let small = allocations_per_step(2_500, min);
+    let large = allocations_per_step(10_000, min);
     eprintln!("allocations per step: {small:.1} at 2 500 bodies, {large:.1} at 10 000");
     assert!(
         (large - small).abs() <= 0.05 * small + 2.0,
         "{large:.1} allocations per step at 10 000 bodies against {small:.1} at 2 500: something \
          allocates per body or per contact"
+    );
+    // The task pool allocates for each task spawned: each parallel pass spawns one per thread
+    // (a handful of allocations with the pass's own), not one per piece of work (64 pieces,
+    // over 500 allocations a step in all).
+    let sequential = allocations_per_step(10_000, usize::MAX);
+    let threads = bevy::tasks::ComputeTaskPool::get().thread_num() as f64;
+    eprintln!("{sequential:.1} on one thread, {threads} threads in the pool");
+    assert!(
+        large - sequential <= 10.0 * (8.0 + threads),
+        "the parallel passes add {:.1} allocations per step with {threads} threads",
+        large - sequential
     );
 }
