@@ -31,8 +31,8 @@ pub(crate) fn for_each_chunk<T: Send>(
     }
 }
 
-/// Runs `work` on every piece `next` hands out (until it hands out `None`), on one task per
-/// thread of `pool`, each taking the next piece when it is done with one. So the pieces (and
+/// Runs `work` on every piece `next` hands out (until it hands out `None`), on this thread and
+/// one task per other thread of `pool`, each taking the next piece when it is done with one. So the pieces (and
 /// what each computes) are the same on any number of threads, a slow piece does not hold the
 /// others up, and a pass spawns a task per thread rather than one per piece: every spawned task
 /// is a heap allocation, and a dozen passes a step of [`CHUNKS`] pieces each made the task
@@ -44,17 +44,20 @@ pub(crate) fn run_pieces<P: Send>(
 ) {
     let next = &Mutex::new(next);
     let work = &work;
-    pool.scope(|scope| {
-        for _ in 0..pool.thread_num() {
-            scope.spawn(async move {
-                loop {
-                    // A panic in another piece poisons the lock; the scope reports that panic.
-                    let piece = next.lock().unwrap_or_else(PoisonError::into_inner)();
-                    let Some(piece) = piece else { break };
-                    work(piece);
-                }
-            });
+    let take_pieces = move || {
+        loop {
+            // A panic in another piece poisons the lock; the scope reports that panic.
+            let piece = next.lock().unwrap_or_else(PoisonError::into_inner)();
+            let Some(piece) = piece else { break };
+            work(piece);
         }
+    };
+    pool.scope(|scope| {
+        // This thread takes pieces too, beside one task per other thread.
+        for _ in 1..pool.thread_num() {
+            scope.spawn(async move { take_pieces() });
+        }
+        take_pieces();
     });
 }
 
