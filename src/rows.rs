@@ -265,10 +265,15 @@ pub(crate) fn count_rows<D: QueryData, F: QueryFilter>(
     (total, total >= parallel_min)
 }
 
+/// The fewest rows [`for_each_piece`] gives a piece: a table of fewer than twice as many is
+/// handled in one call on this thread, as spreading it over the task pool costs more than it
+/// saves (the benchmark's kinematic platforms, one table of 320 bodies beside 16 000).
+const MIN_PIECE_ROWS: usize = 512;
+
 /// Runs `f` on the `len` rows of one table: in one call on this thread, or, when `parallel`
 /// is set and a multi-threaded pool exists, cut into consecutive pieces (one per
-/// `CHUNKS`-th of the `total` rows of all tables, so a small table is never cut) on the
-/// compute task pool. Each row must be handled on its own, so the result does not depend on
+/// `CHUNKS`-th of the `total` rows of all tables, so a small table is never cut, and at least
+/// [`MIN_PIECE_ROWS`] each) on the compute task pool. Each row must be handled on its own, so the result does not depend on
 /// the cut.
 pub(crate) fn for_each_piece<R: Rows>(
     rows: R,
@@ -277,7 +282,10 @@ pub(crate) fn for_each_piece<R: Rows>(
     parallel: bool,
     f: impl Fn(R) + Sync,
 ) {
-    let pieces = (len * CHUNKS).div_ceil(total.max(1)).clamp(1, CHUNKS);
+    let pieces = (len * CHUNKS)
+        .div_ceil(total.max(1))
+        .min(len / MIN_PIECE_ROWS)
+        .clamp(1, CHUNKS);
     let pool = ComputeTaskPool::try_get().filter(|p| parallel && pieces > 1 && p.thread_num() > 1);
     let Some(pool) = pool else {
         f(rows);
