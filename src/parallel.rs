@@ -1,11 +1,12 @@
 //! Deterministic fan-out over Bevy's compute task pool: the work is cut into the same pieces
 //! whether it runs on one thread or many, so the results never depend on the thread count.
 
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Mutex, PoisonError};
 
 use bevy::ecs::query::{IterQueryData, QueryFilter, QueryItem};
 use bevy::ecs::system::Query;
-use bevy::tasks::ComputeTaskPool;
+use bevy::tasks::{ComputeTaskPool, TaskPool};
 
 /// How many pieces chunked work is cut into (a constant, so results are the same on every
 /// machine; enough to keep every core of a desktop busy).
@@ -38,18 +39,24 @@ pub(crate) fn for_each_chunk<T: Send>(
 /// is a heap allocation, and a dozen passes a step of [`CHUNKS`] pieces each made the task
 /// spawns the only allocations of a settled step, about 480 of them.
 pub(crate) fn run_pieces<P: Send>(
-    pool: &ComputeTaskPool,
+    pool: &TaskPool,
     next: impl FnMut() -> Option<P> + Send,
     work: impl Fn(P) + Sync,
 ) {
     let next = &Mutex::new(next);
     let work = &work;
+    // The first panic of a piece: the others still run, then it is resumed (so a failing piece
+    // never leaves the rest of the pass undone, on any number of threads).
+    let panicked = &Mutex::new(None);
     let take_pieces = move || {
         loop {
-            // A panic in another piece poisons the lock; the scope reports that panic.
+            // A panic while a piece is cut poisons the lock: the others carry on.
             let piece = next.lock().unwrap_or_else(PoisonError::into_inner)();
             let Some(piece) = piece else { break };
-            work(piece);
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| work(piece))) {
+                let mut first = panicked.lock().unwrap_or_else(PoisonError::into_inner);
+                first.get_or_insert(payload);
+            }
         }
     };
     pool.scope(|scope| {
@@ -59,6 +66,13 @@ pub(crate) fn run_pieces<P: Send>(
         }
         take_pieces();
     });
+    let first = panicked
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    if let Some(payload) = first {
+        resume_unwind(payload);
+    }
 }
 
 /// Runs `f` on every item of `query`: on the task pool when the query may hold at least
@@ -165,6 +179,38 @@ mod tests {
             .collect();
         assert_eq!(a, expected);
         assert!(b.iter().all(|&x| x == 1), "each element written once");
+    }
+
+    #[test]
+    fn a_panicking_piece_is_reported_once_every_other_piece_ran() {
+        for threads in [1, 2] {
+            let pool = bevy::tasks::TaskPoolBuilder::new()
+                .num_threads(threads)
+                .build();
+            // Pieces slow enough that both threads take some: whichever thread the failing
+            // one lands on, every other piece runs before the panic comes out.
+            for bad in 10..20 {
+                let done = std::sync::atomic::AtomicUsize::new(0);
+                let mut pieces = 0..64;
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    run_pieces(
+                        &pool,
+                        move || pieces.next(),
+                        |i| {
+                            std::thread::sleep(std::time::Duration::from_micros(200));
+                            assert_ne!(i, bad, "piece {bad} fails");
+                            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        },
+                    );
+                }));
+                assert!(result.is_err(), "the panic of piece {bad} comes out");
+                assert_eq!(
+                    done.into_inner(),
+                    63,
+                    "every other piece ran ({threads} threads, piece {bad} failed)"
+                );
+            }
+        }
     }
 
     #[test]
