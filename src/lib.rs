@@ -81,6 +81,7 @@ pub mod friction;
 pub mod geometry;
 mod integrate;
 pub mod layers;
+mod layout;
 pub mod messages;
 pub mod pairs;
 mod parallel;

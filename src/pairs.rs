@@ -20,7 +20,8 @@
 //! 3. **Layout.** The pairs are counted per body and laid out per body in pair order (a
 //!    counting sort), contiguously in slot order, as the other body's slot and the overlap
 //!    (12 bytes per contact). It runs in parallel by slot range: the pair loop files each
-//!    pair's two ends by the range of each body's slot, so each range reads only its own. A [`CollisionData`] is built from that and the two snapshots when
+//!    pair's two ends by the range of each body's slot, so each range reads only its own
+//!    (`src/layout.rs`). A [`CollisionData`] is built from that and the two snapshots when
 //!    it is read: by the response, and for [`Contacts`].
 //! 4. **Events.** Each body's new contacts are compared with its old ones for
 //!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair reports it).
@@ -35,6 +36,7 @@ use crate::config::PhysicsConfig;
 use crate::flags::PushFlags;
 use crate::geometry::{signed_overlap_within, skin_at};
 use crate::layers::{CollisionLayers, LayerMask};
+use crate::layout::{Ends, file_pair, lay_out, split_shift};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item, for_each_split};
 use crate::partition::{GridAreas, Partition, shared_corner_bits};
@@ -192,30 +194,10 @@ impl Snap {
     };
 }
 
-/// One side of a found pair: the body in `slot`, its partner, and the overlap from its side.
-#[derive(Clone, Copy)]
-struct End {
-    slot: u32,
-    other: u32,
-    overlap: Vec2,
-}
-
-/// How many slot ranges the contact layout is cut into, to lay them out in parallel (a power
-/// of two; a constant, so the pieces are the same on every machine).
-const SPLITS: usize = 8;
-
-/// The shift that takes a slot to its range of the layout: ranges are a power of two long, so
-/// a slot's range is one shift, not a division, in the pair loop.
-#[inline]
-fn split_shift(slots: usize) -> u32 {
-    slots.div_ceil(SPLITS).next_power_of_two().trailing_zeros()
-}
-
 #[derive(Default)]
 struct PieceOut {
-    /// Each pair found, once per body, in the list of that body's slot range
-    /// ([`split_shift`]), in pair order.
-    ends: [Vec<End>; SPLITS],
+    /// Each pair found, once per body, filed by slot range ([`file_pair`]).
+    ends: Ends,
     tested: usize,
     /// The bodies of the cell being searched, gathered contiguously.
     near: Vec<Near>,
@@ -474,7 +456,14 @@ pub(crate) fn detect_pairs(
     // 3. Per-body layout.
     let tested = s.pieces.iter().map(|piece| piece.tested).sum();
     let n = l.snaps.len();
-    let found = lay_out(&s.pieces, n, shift, parallel, &mut l.now) / 2;
+    let found = lay_out(
+        &s.pieces,
+        |piece| &piece.ends,
+        n,
+        shift,
+        parallel,
+        &mut l.now,
+    ) / 2;
 
     // 4. Collision events, from last step's partners and this step's (both are laid out
     //    whether or not events are written, so turning them on later compares the right steps).
@@ -507,81 +496,6 @@ pub(crate) fn detect_pairs(
         pairs_tested: tested,
         pairs_found: found,
     };
-}
-
-/// Lays out the contacts of `slots` slots found by the pair loop's `pieces` (with slot ranges
-/// of `shift`) in `partners`' `starts` and `links`: a counting sort, stable in pair order,
-/// done in parallel by slot range. Each range counts, sums and writes its own slots' contacts
-/// from its own lists, at the place the ranges before it leave (`bases`), so the result is the
-/// same however it is cut. Returns how many contacts there are (twice the pairs).
-fn lay_out(
-    pieces: &[PieceOut],
-    slots: usize,
-    shift: u32,
-    parallel: bool,
-    partners: &mut Partners,
-) -> usize {
-    let mut bases = [0; SPLITS + 1];
-    for piece in pieces {
-        for (range, ends) in piece.ends.iter().enumerate() {
-            bases[range + 1] += ends.len();
-        }
-    }
-    for range in 0..SPLITS {
-        bases[range + 1] += bases[range];
-    }
-    let total = bases[SPLITS];
-    let starts = &mut partners.starts;
-    starts.clear();
-    starts.resize(slots + 1, 0);
-    // Only growth writes the blanks; every contact is overwritten here.
-    let links = &mut partners.links;
-    links.truncate(total);
-    links.resize(total, Link::default());
-    let end = |range: usize| (((range + 1) << shift).min(slots), bases[range + 1]);
-    let range = |range: usize, ends: &mut [u32], links: &mut [Link]| {
-        let lists = || pieces.iter().flat_map(|piece| &piece.ends[range]);
-        lay_out_range(range << shift, bases[range], lists, ends, links);
-    };
-    for_each_split(&mut starts[1..], links, SPLITS, end, parallel, range);
-    total
-}
-
-/// Lays out the contacts of the slots from `first` on, whose ends are `ends` (the layout's
-/// `starts[first + 1..]`): counts each slot's contacts, sums the counts from `base` (where
-/// this range's contacts begin in the whole layout), and writes each contact into `links` (its
-/// part of the layout, from `base` on), in the order `lists` gives them. Each slot's count goes
-/// one entry on (the last one's is not needed), so after the sum an entry is where its slot's
-/// contacts begin, then serves as its cursor, and ends where they end, as the layout wants.
-fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
-    first: usize,
-    base: usize,
-    lists: impl Fn() -> I,
-    ends: &mut [u32],
-    links: &mut [Link],
-) {
-    let Some(last) = ends.len().checked_sub(1) else {
-        return;
-    };
-    ends.fill(0);
-    for e in lists() {
-        let k = e.slot as usize - first;
-        if k < last {
-            ends[k + 1] += 1;
-        }
-    }
-    ends[0] = base as u32;
-    for k in 1..ends.len() {
-        ends[k] += ends[k - 1];
-    }
-    for e in lists() {
-        let cursor = &mut ends[e.slot as usize - first];
-        links[*cursor as usize - base] = Link {
-            other: e.other,
-            overlap: e.overlap,
-        };
-        *cursor += 1;
-    }
 }
 
 /// How many cells ahead of the one being searched the pair loop starts reading.
@@ -717,16 +631,7 @@ fn test_cell_pairs<const LAYERS: bool>(widest: f32, shift: u32, out: &mut PieceO
                 if let Some(overlap) =
                     signed_overlap_within(a.center, a.half, b.center, b.half, skin)
                 {
-                    out.ends[(a.slot >> shift) as usize].push(End {
-                        slot: a.slot,
-                        other: b.slot,
-                        overlap,
-                    });
-                    out.ends[(b.slot >> shift) as usize].push(End {
-                        slot: b.slot,
-                        other: a.slot,
-                        overlap: -overlap,
-                    });
+                    file_pair(&mut out.ends, shift, a.slot, b.slot, overlap);
                 }
             }
         }
@@ -749,88 +654,5 @@ fn collision_data(me: &Snap, other: &Snap, overlap: Vec2) -> CollisionData {
         other_kinematic: other.kinematic,
         blocked: me.blocked,
         other_blocked: other.blocked,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::test_rng::xorshift32;
-
-    /// Pieces holding `pairs` random pairs among `slots` slots, each pair's two ends filed as
-    /// the pair loop files them; and each slot's contacts in pair order, the layout expected.
-    fn random_pairs(
-        slots: usize,
-        pairs: usize,
-        shift: u32,
-    ) -> (Vec<PieceOut>, Vec<Vec<(u32, Vec2)>>) {
-        let mut next = xorshift32(0x9E37_79B9);
-        let mut pieces: Vec<PieceOut> = (0..5).map(|_| PieceOut::default()).collect();
-        let mut expected = vec![Vec::new(); slots];
-        for i in 0..pairs {
-            let a = next() % slots as u32;
-            let b = (a + 1 + next() % (slots as u32 - 1)) % slots as u32;
-            let overlap = Vec2::new(i as f32, -(i as f32));
-            let piece = &mut pieces[i * 5 / pairs];
-            for (me, other, overlap) in [(a, b, overlap), (b, a, -overlap)] {
-                piece.ends[(me >> shift) as usize].push(End {
-                    slot: me,
-                    other,
-                    overlap,
-                });
-                expected[me as usize].push((other, overlap));
-            }
-        }
-        (pieces, expected)
-    }
-
-    #[test]
-    fn the_layout_by_slot_range_is_each_slots_contacts_in_pair_order() {
-        for (slots, pairs) in [
-            (0, 0),
-            (1, 0),
-            (2, 1),
-            (7, 20),
-            (8, 30),
-            (9, 40),
-            (1000, 3000),
-            (4099, 9000),
-        ] {
-            let shift = split_shift(slots);
-            assert!(
-                slots == 0 || (slots - 1) >> shift < SPLITS,
-                "{slots} slots fit the ranges"
-            );
-            let (pieces, expected) = if pairs == 0 {
-                (
-                    (0..3).map(|_| PieceOut::default()).collect(),
-                    vec![Vec::new(); slots],
-                )
-            } else {
-                random_pairs(slots, pairs, shift)
-            };
-            // Stale contents from a larger step before must not leak into this one.
-            let stale = Link {
-                other: 99,
-                overlap: Vec2::ONE,
-            };
-            let mut partners = Partners {
-                starts: vec![7; slots + 9],
-                links: vec![stale; 2 * pairs + 5],
-                ..default()
-            };
-            let total = lay_out(&pieces, slots, shift, false, &mut partners);
-            assert_eq!(total, 2 * pairs);
-            assert_eq!(partners.starts.len(), slots + 1);
-            assert_eq!(partners.links.len(), total);
-            for (k, want) in expected.iter().enumerate() {
-                let got: Vec<(u32, Vec2)> = partners
-                    .links_of(k)
-                    .iter()
-                    .map(|link| (link.other, link.overlap))
-                    .collect();
-                assert_eq!(&got, want, "slot {k} of {slots}");
-            }
-        }
     }
 }

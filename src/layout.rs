@@ -1,0 +1,202 @@
+//! The per-body contact layout of pair detection: every pair found, laid out once for each
+//! of its two bodies, contiguously in slot order ([`Partners`]' `starts` and `links`), each
+//! body's contacts in pair order.
+//!
+//! # Algorithm
+//!
+//! A counting sort, cut by slot range so that it runs in parallel and its result does not
+//! depend on the cut:
+//!
+//! 1. The pair loop files each pair's two ends ([`End`]) by the range of each body's slot
+//!    ([`file_pair`]; the ranges are a power of two long, so finding one is a shift).
+//! 2. The ranges' sizes, summed in order, say where each range's contacts begin.
+//! 3. Each range, on its own (on the task pool for large scenes), counts its slots' contacts,
+//!    sums the counts into where each slot's contacts begin, and writes each contact there,
+//!    reading the pieces' lists for its range in pair order.
+
+use bevy::prelude::*;
+
+use crate::collision_events::{Link, Partners};
+use crate::parallel::for_each_split;
+
+/// One side of a found pair: the body in `slot`, its partner, and the overlap from its side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct End {
+    pub(crate) slot: u32,
+    pub(crate) other: u32,
+    pub(crate) overlap: Vec2,
+}
+
+/// How many slot ranges the layout is cut into (a constant, so the pieces are the same on
+/// every machine).
+pub(crate) const SPLITS: usize = 8;
+
+/// The ends one piece of the pair loop found, by slot range, each list in pair order.
+pub(crate) type Ends = [Vec<End>; SPLITS];
+
+/// The shift that takes one of `slots` slots to its range: ranges are a power of two long, so
+/// a slot's range is one shift, not a division, in the pair loop.
+#[inline]
+pub(crate) fn split_shift(slots: usize) -> u32 {
+    slots.div_ceil(SPLITS).next_power_of_two().trailing_zeros()
+}
+
+/// Files the pair of slots `a` and `b`, with `overlap` from `a`'s side, as its two ends, each
+/// in the list of its slot's range ([`split_shift`]`(slots)` is `shift`).
+#[inline]
+pub(crate) fn file_pair(ends: &mut Ends, shift: u32, a: u32, b: u32, overlap: Vec2) {
+    ends[(a >> shift) as usize].push(End {
+        slot: a,
+        other: b,
+        overlap,
+    });
+    ends[(b >> shift) as usize].push(End {
+        slot: b,
+        other: a,
+        overlap: -overlap,
+    });
+}
+
+/// Lays out the contacts among `slots` slots that the pair loop's `pieces` found (their
+/// [`Ends`], filed with `shift`) into `partners`' `starts` and `links`, in parallel by slot
+/// range when `parallel` is set. Returns how many contacts there are (twice the pairs).
+pub(crate) fn lay_out<'a, P: Sync>(
+    pieces: &'a [P],
+    ends_of: impl Fn(&'a P) -> &'a Ends + Sync,
+    slots: usize,
+    shift: u32,
+    parallel: bool,
+    partners: &mut Partners,
+) -> usize {
+    let mut bases = [0; SPLITS + 1];
+    for piece in pieces {
+        for (range, ends) in ends_of(piece).iter().enumerate() {
+            bases[range + 1] += ends.len();
+        }
+    }
+    for range in 0..SPLITS {
+        bases[range + 1] += bases[range];
+    }
+    let total = bases[SPLITS];
+    let starts = &mut partners.starts;
+    starts.clear();
+    starts.resize(slots + 1, 0);
+    // Only growth writes the blanks; every contact is overwritten here.
+    let links = &mut partners.links;
+    links.truncate(total);
+    links.resize(total, Link::default());
+    let end = |range: usize| (((range + 1) << shift).min(slots), bases[range + 1]);
+    let range = |range: usize, ends: &mut [u32], links: &mut [Link]| {
+        let lists = || pieces.iter().flat_map(|piece| &ends_of(piece)[range]);
+        lay_out_range(range << shift, bases[range], lists, ends, links);
+    };
+    for_each_split(&mut starts[1..], links, SPLITS, end, parallel, range);
+    total
+}
+
+/// Lays out the contacts of the slots from `first` on, whose ends are `ends` (the layout's
+/// `starts[first + 1..]`): counts each slot's contacts, sums the counts from `base` (where
+/// this range's contacts begin in the whole layout), and writes each contact into `links` (its
+/// part of the layout, from `base` on), in the order `lists` gives them. Each slot's count goes
+/// one entry on (the last one's is not needed), so after the sum an entry is where its slot's
+/// contacts begin, then serves as its cursor, and ends where they end, as the layout wants.
+fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
+    first: usize,
+    base: usize,
+    lists: impl Fn() -> I,
+    ends: &mut [u32],
+    links: &mut [Link],
+) {
+    let Some(last) = ends.len().checked_sub(1) else {
+        return;
+    };
+    ends.fill(0);
+    for e in lists() {
+        let k = e.slot as usize - first;
+        if k < last {
+            ends[k + 1] += 1;
+        }
+    }
+    ends[0] = base as u32;
+    for k in 1..ends.len() {
+        ends[k] += ends[k - 1];
+    }
+    for e in lists() {
+        let cursor = &mut ends[e.slot as usize - first];
+        links[*cursor as usize - base] = Link {
+            other: e.other,
+            overlap: e.overlap,
+        };
+        *cursor += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::xorshift32;
+
+    /// Five pieces' [`Ends`] holding `pairs` random pairs among `slots` slots, filed as the pair
+    /// loop files them; and each slot's contacts in pair order, the layout expected.
+    fn random_pairs(slots: usize, pairs: usize, shift: u32) -> (Vec<Ends>, Vec<Vec<(u32, Vec2)>>) {
+        let mut next = xorshift32(0x9E37_79B9);
+        let mut pieces: Vec<Ends> = (0..5).map(|_| Ends::default()).collect();
+        let mut expected = vec![Vec::new(); slots];
+        for i in 0..pairs {
+            let a = next() % slots as u32;
+            let b = (a + 1 + next() % (slots as u32 - 1)) % slots as u32;
+            let overlap = Vec2::new(i as f32, -(i as f32));
+            file_pair(&mut pieces[i * 5 / pairs], shift, a, b, overlap);
+            expected[a as usize].push((b, overlap));
+            expected[b as usize].push((a, -overlap));
+        }
+        (pieces, expected)
+    }
+
+    #[test]
+    fn the_layout_by_slot_range_is_each_slots_contacts_in_pair_order() {
+        for (slots, pairs) in [
+            (0, 0),
+            (1, 0),
+            (2, 1),
+            (7, 20),
+            (8, 30),
+            (9, 40),
+            (1000, 3000),
+            (4099, 9000),
+        ] {
+            let shift = split_shift(slots);
+            assert!(
+                slots == 0 || (slots - 1) >> shift < SPLITS,
+                "{slots} slots fit the ranges"
+            );
+            let (pieces, expected) = if pairs == 0 {
+                (vec![Ends::default(); 3], vec![Vec::new(); slots])
+            } else {
+                random_pairs(slots, pairs, shift)
+            };
+            // Stale contents from a larger step before must not leak into this one.
+            let stale = Link {
+                other: 99,
+                overlap: Vec2::ONE,
+            };
+            let mut partners = Partners {
+                starts: vec![7; slots + 9],
+                links: vec![stale; 2 * pairs + 5],
+                ..default()
+            };
+            let total = lay_out(&pieces, |ends| ends, slots, shift, false, &mut partners);
+            assert_eq!(total, 2 * pairs);
+            assert_eq!(partners.starts.len(), slots + 1);
+            assert_eq!(partners.links.len(), total);
+            for (k, want) in expected.iter().enumerate() {
+                let got: Vec<(u32, Vec2)> = partners
+                    .links_of(k)
+                    .iter()
+                    .map(|link| (link.other, link.overlap))
+                    .collect();
+                assert_eq!(&got, want, "slot {k} of {slots}");
+            }
+        }
+    }
+}
