@@ -103,11 +103,12 @@ pub(crate) fn integrate(
         // was settled, too); a kinematic body's are final now.
         let mut next = *flags;
         next.begin_step();
-        if if kinematic {
+        let changes = if kinematic {
             next != *flags
         } else {
             !flags.settled()
-        } {
+        };
+        if changes {
             *flags = next;
         } else {
             *flags.bypass_change_detection() = next;
