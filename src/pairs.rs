@@ -455,7 +455,6 @@ pub(crate) fn detect_pairs(
 
     // 3. Per-body layout.
     let tested = s.pieces.iter().map(|piece| piece.tested).sum();
-    let n = l.snaps.len();
     let found = lay_out(
         &s.pieces,
         |piece| &piece.ends,

@@ -33,11 +33,11 @@ pub(crate) fn for_each_chunk<T: Send>(
 }
 
 /// Runs `work` on every piece `next` hands out (until it hands out `None`), on this thread and
-/// one task per other thread of `pool`, each taking the next piece when it is done with one. So the pieces (and
-/// what each computes) are the same on any number of threads, a slow piece does not hold the
-/// others up, and a pass spawns a task per thread rather than one per piece: every spawned task
-/// is a heap allocation, and a dozen passes a step of [`CHUNKS`] pieces each made the task
-/// spawns the only allocations of a settled step, about 480 of them.
+/// one task per other thread of `pool`, each taking the next piece when it is done with one.
+/// So the pieces (and what each computes) are the same on any number of threads, a slow piece
+/// does not hold the others up, and a pass spawns a task per thread rather than one per piece:
+/// every spawned task is a heap allocation, and a dozen passes a step of [`CHUNKS`] pieces each
+/// made the task spawns the only allocations of a settled step, about 480 of them.
 pub(crate) fn run_pieces<P: Send>(
     pool: &TaskPool,
     next: impl FnMut() -> Option<P> + Send,

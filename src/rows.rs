@@ -140,7 +140,7 @@ impl<T> Deref for Tracked<'_, T> {
 impl<T> DerefMut for Tracked<'_, T> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
-        *self.changed = self.this_run;
+        self.set_changed();
         self.value
     }
 }

@@ -160,10 +160,7 @@ fn a_stack_at_rest_leaves_its_body_state_unchanged() {
     let below = spawn(&mut app, Vec2::new(200.0, 22.0), HALF, Vec2::ZERO);
     let above = spawn(&mut app, Vec2::new(200.0, 34.0), HALF, Vec2::ZERO);
     step(&mut app, 30);
-    let changed = |app: &App, e: Entity| {
-        let state = app.world().entity(e).get_ref::<BodyState>().unwrap();
-        state.last_changed()
-    };
+    let changed = last_changed::<BodyState>;
     let settled = (changed(&app, below), changed(&app, above));
     step(&mut app, 5);
     assert!(
@@ -185,10 +182,7 @@ fn push_flags_are_marked_changed_only_in_the_steps_that_change_them() {
     let below = spawn(&mut app, Vec2::new(200.0, 22.0), HALF, Vec2::ZERO);
     let above = spawn(&mut app, Vec2::new(200.0, 34.0), HALF, Vec2::ZERO);
     let faller = spawn(&mut app, Vec2::new(300.0, 60.0), HALF, Vec2::ZERO);
-    let changed = |app: &App, e: Entity| {
-        let flags = app.world().entity(e).get_ref::<PushFlags>().unwrap();
-        flags.last_changed()
-    };
+    let changed = last_changed::<PushFlags>;
     step(&mut app, 3);
     assert!(flags(&app, above).pushes_object(Side::Bottom) && flags(&app, below).on_ground());
     assert!(!flags(&app, faller).on_ground(), "still falling");

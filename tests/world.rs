@@ -46,11 +46,10 @@ fn only_what_the_step_changes_is_marked_changed() {
     );
     step(&mut app, 3);
     let ticks = |app: &App, e: Entity| {
-        let entity = app.world().entity(e);
         (
-            entity.get_ref::<Aabb>().unwrap().last_changed(),
-            entity.get_ref::<Transform>().unwrap().last_changed(),
-            entity.get_ref::<Velocity>().unwrap().last_changed(),
+            last_changed::<Aabb>(app, e),
+            last_changed::<Transform>(app, e),
+            last_changed::<Velocity>(app, e),
         )
     };
     let (rest_before, fall_before) = (ticks(&app, resting), ticks(&app, falling));

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::ecs::change_detection::Tick;
 use bevy::ecs::message::Messages;
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::log::tracing::{self, Event, Subscriber};
@@ -116,6 +117,11 @@ pub fn set_vel(app: &mut App, e: Entity, v: Vec2) {
 
 pub fn flags(app: &App, e: Entity) -> PushFlags {
     *app.world().get::<PushFlags>(e).unwrap()
+}
+
+/// The tick at which `e`'s `C` was last marked changed.
+pub fn last_changed<C: Component>(app: &App, e: Entity) -> Tick {
+    app.world().entity(e).get_ref::<C>().unwrap().last_changed()
 }
 
 pub fn state(app: &App, e: Entity) -> BodyState {
