@@ -90,6 +90,7 @@ pub struct Response {
 /// assert_eq!(r.offset, Vec2::new(0.0, 2.0));
 /// assert_eq!(r.velocity, Vec2::ZERO);
 /// ```
+#[inline]
 pub fn respond<C: Borrow<CollisionData>>(
     velocity: Vec2,
     contacts: impl IntoIterator<Item = C>,
