@@ -26,8 +26,9 @@ use bevy::prelude::*;
 
 use crate::config::PhysicsConfig;
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::pairs::{ContactLayout, Contacts};
+use crate::pairs::Contacts;
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
+use crate::snapshot::ContactLayout;
 
 /// How present a body is at this step's pair detection, least first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -102,7 +103,7 @@ impl Partners {
     }
 
     /// The partners of slot `k`, in detection order; a partner that went away since (see
-    /// [`ContactLayout::forget`](crate::pairs::ContactLayout)) is `Entity::PLACEHOLDER`.
+    /// [`ContactLayout::forget`](crate::snapshot::ContactLayout)) is `Entity::PLACEHOLDER`.
     #[inline]
     pub(crate) fn of_slot(&self, k: usize) -> impl Iterator<Item = Entity> + Clone + '_ {
         (self.links_of(k).iter()).map(|link| self.entities[link.other as usize])

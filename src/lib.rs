@@ -93,6 +93,7 @@ mod rows;
 pub mod schedule;
 pub mod sensors;
 pub mod shapes;
+mod snapshot;
 #[cfg(test)]
 mod test_rng;
 pub mod tiles;

@@ -6,7 +6,7 @@
 //! 1. **Snapshot.** Every partitioned body's box, velocity, old position and first cell are
 //!    copied into a dense array, so the pair loop reads contiguous memory. A body's slot is its
 //!    row in query order (read table by table, in pieces on the task pool); a body outside the
-//!    partition leaves its slot empty.
+//!    partition leaves its slot empty (`src/snapshot.rs`).
 //! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list whose
 //!    [`CollisionLayers`] match is tested with the
 //!    signed overlap of article 000 (touching counts, within
@@ -30,17 +30,15 @@
 
 use bevy::prelude::*;
 
-use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
-use crate::collision_events::{Change, Link, Partners, report_contact_changes};
+use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
-use crate::flags::PushFlags;
 use crate::geometry::{signed_overlap_within, skin_at};
-use crate::layers::{CollisionLayers, LayerMask};
+use crate::layers::CollisionLayers;
 use crate::layout::{Ends, file_pair, lay_out, split_shift};
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item, for_each_split};
-use crate::partition::{GridAreas, Partition, shared_corner_bits};
-use crate::rows::DENSE;
+use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item};
+use crate::partition::{Partition, shared_corner_bits};
+use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 
 /// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
 /// the pair was detected (article 000's `CollisionData`): the response reads only this, never
@@ -73,7 +71,7 @@ pub struct CollisionData {
     pub half_extents: Vec2,
     /// The other body's half extents.
     pub other_half_extents: Vec2,
-    /// The other body is [`Kinematic`].
+    /// The other body is [`Kinematic`](crate::Kinematic).
     pub other_kinematic: bool,
     /// The sides on which the owner cannot give way: it touches a tile there this step, or
     /// touched a body there last step ([`side_bit`](crate::flags::side_bit) layout).
@@ -108,7 +106,7 @@ impl Default for CollisionData {
 /// deterministic.
 ///
 /// Opt-in: add it to the bodies whose contacts you read (like the
-/// [`Aabb`] itself, it can be added or removed at any time). Bodies without it collide, push
+/// [`Aabb`](crate::Aabb) itself, it can be added or removed at any time). Bodies without it collide, push
 /// and land all the same, and write [`CollisionStarted`] and [`CollisionEnded`]; they only skip
 /// the copy of their contacts, which is a large part of pair detection in a crowded scene.
 ///
@@ -162,38 +160,6 @@ pub struct PhysicsStats {
     pub pairs_found: usize,
 }
 
-/// A body as pair detection saw it. Aligned to a cache line, so each random read of a snapshot
-/// (the pair loop's gather, the other body of a contact read by the response or for
-/// `Contacts`) loads one line, not two: a large `Vec` is only 16-byte aligned otherwise.
-#[derive(Clone, Copy)]
-#[repr(align(64))]
-struct Snap {
-    entity: Entity,
-    center: Vec2,
-    half: Vec2,
-    velocity: Vec2,
-    old: Vec2,
-    first_cell: UVec2,
-    kinematic: bool,
-    blocked: u8,
-    layers: CollisionLayers,
-}
-
-impl Snap {
-    /// The contents of an empty slot (never read).
-    const EMPTY: Snap = Snap {
-        entity: Entity::PLACEHOLDER,
-        center: Vec2::ZERO,
-        half: Vec2::ZERO,
-        velocity: Vec2::ZERO,
-        old: Vec2::ZERO,
-        first_cell: UVec2::ZERO,
-        kinematic: false,
-        blocked: 0,
-        layers: CollisionLayers::new(LayerMask::NONE, LayerMask::NONE),
-    };
-}
-
 #[derive(Default)]
 struct PieceOut {
     /// Each pair found, once per body, filed by slot range ([`file_pair`]).
@@ -224,124 +190,6 @@ pub(crate) struct DetectScratch {
     changes: Vec<Vec<Change>>,
 }
 
-/// The contacts of the last detection, laid out contiguously in slot order: the response reads
-/// them from here (one sequential pass, not one heap block per body), and the collision events
-/// compare this step's partners with the previous step's.
-#[derive(Resource, Default)]
-pub(crate) struct ContactLayout {
-    /// This step's partners (slots, entity lookup, layout).
-    now: Partners,
-    /// The previous step's.
-    last: Partners,
-    /// Every detected body as detection saw it, by slot.
-    snaps: Vec<Snap>,
-}
-
-/// The contacts of one body at the last detection, as [`CollisionData`] records built from the
-/// layout (see [`ContactLayout::of`]).
-#[derive(Clone)]
-pub(crate) struct ContactsOf<'a> {
-    me: &'a Snap,
-    links: core::slice::Iter<'a, Link>,
-    snaps: &'a [Snap],
-}
-
-impl ContactsOf<'_> {
-    /// The owner's velocity at detection (which every contact carries).
-    pub(crate) fn velocity(&self) -> Vec2 {
-        self.me.velocity
-    }
-}
-
-impl Iterator for ContactsOf<'_> {
-    type Item = CollisionData;
-
-    #[inline]
-    fn next(&mut self) -> Option<CollisionData> {
-        let link = self.links.next()?;
-        Some(collision_data(
-            self.me,
-            &self.snaps[link.other as usize],
-            link.overlap,
-        ))
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.links.size_hint()
-    }
-}
-
-impl ExactSizeIterator for ContactsOf<'_> {}
-
-impl ContactLayout {
-    /// The partners `entity` had at the last detection, leaving out those already forgotten
-    /// (gone before it); from now on it has none there (it is going away: see the `Aabb`
-    /// removal hook).
-    pub(crate) fn forget(&mut self, entity: Entity) -> Vec<Entity> {
-        let Some(k) = self.now.slot(entity) else {
-            return Vec::new();
-        };
-        self.now.entities[k] = Entity::PLACEHOLDER;
-        self.now.forgotten = true;
-        let now = &self.now;
-        now.of_slot(k)
-            .filter(|&other| now.slot(other).is_some())
-            .collect()
-    }
-
-    /// The contacts `entity` got at the last detection, in detection order (none when it was
-    /// not detected).
-    #[inline]
-    pub(crate) fn of(&self, entity: Entity) -> ContactsOf<'_> {
-        let (me, links) = match self.now.slot(entity) {
-            Some(k) => {
-                self.prefetch_partners(k + PARTNERS_AHEAD);
-                (&self.snaps[k], self.now.links_of(k))
-            }
-            None => (&Snap::EMPTY, &[][..]),
-        };
-        ContactsOf {
-            me,
-            links: links.iter(),
-            snaps: &self.snaps,
-        }
-    }
-
-    /// Asks the processor to start loading the snapshots of slot `k`'s partners (if `k` is a
-    /// slot). The response reads bodies in slot order, so the body `PARTNERS_AHEAD` slots on
-    /// is read soon: its partners' snapshots, scattered over the whole array, then no longer
-    /// stall it (at 64k bodies that read was over a third of the response's own time).
-    #[inline]
-    fn prefetch_partners(&self, k: usize) {
-        if k + 1 < self.now.starts.len() {
-            for link in self.now.links_of(k) {
-                if let Some(snap) = self.snaps.get(link.other as usize) {
-                    prefetch(snap);
-                }
-            }
-        }
-    }
-}
-
-/// How many slots ahead [`ContactLayout::of`] starts loading partners' snapshots.
-const PARTNERS_AHEAD: usize = 4;
-
-type BodyQuery<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static Aabb,
-        &'static Velocity,
-        &'static OldPosition,
-        &'static GridAreas,
-        &'static PushFlags,
-        Option<&'static CollisionLayers>,
-        Has<Kinematic>,
-    ),
->;
-
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
 pub(crate) fn detect_pairs(
     config: Res<PhysicsConfig>,
@@ -359,70 +207,9 @@ pub(crate) fn detect_pairs(
     let l = &mut *layout;
     // The last detection's partners become the previous step's.
     core::mem::swap(&mut l.now, &mut l.last);
-    // 1. Snapshot: every body gets a slot, its row in query order (table after table); a body
-    //    outside the partition keeps its slot empty (`Entity::PLACEHOLDER`), so it is never
-    //    found there. Filled in pieces of rows on the task pool, each piece writing only its
-    //    own slots and walking the tables to find its rows (a game may have many small ones).
-    let tables = || bodies.contiguous_iter().expect(DENSE);
-    let n: usize = tables().map(|t| t.0.len()).sum();
+    // 1. Snapshot (see `ContactLayout::take_snapshot`).
+    let (n, detected) = l.take_snapshot(&bodies, config.parallel_min_bodies);
     let parallel = n >= config.parallel_min_bodies;
-    l.snaps.resize(n, Snap::EMPTY);
-    l.now.entities.clear();
-    l.now.entities.resize(n, Entity::PLACEHOLDER);
-    l.now.forgotten = false;
-    let end = |i: usize| chunk_range(i, CHUNKS, n).end;
-    let snap = |i: usize, snaps: &mut [Snap], slots: &mut [Entity]| {
-        let rows = chunk_range(i, CHUNKS, n);
-        let mut base = 0;
-        for (entities, aabbs, velocities, olds, areas, flags, layers, kinematic) in tables() {
-            let table = base..base + entities.len();
-            base = table.end;
-            for slot in rows.start.max(table.start)..rows.end.min(table.end) {
-                let (row, at) = (slot - table.start, slot - rows.start);
-                let Some((first_cell, _)) = areas[row].range() else {
-                    slots[at] = Entity::PLACEHOLDER;
-                    snaps[at] = Snap::EMPTY;
-                    continue;
-                };
-                slots[at] = entities[row];
-                snaps[at] = Snap {
-                    entity: entities[row],
-                    center: aabbs[row].center,
-                    half: aabbs[row].half_extents,
-                    velocity: velocities[row].0,
-                    old: olds[row].0,
-                    first_cell,
-                    kinematic,
-                    blocked: flags[row].blocked_sides(),
-                    layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
-                };
-            }
-            if base >= rows.end {
-                break;
-            }
-        }
-    };
-    let ends = |i: usize| (end(i), end(i));
-    for_each_split(
-        &mut l.snaps,
-        &mut l.now.entities,
-        CHUNKS,
-        ends,
-        parallel,
-        snap,
-    );
-    let mut detected = 0;
-    for (k, &entity) in l.now.entities.iter().enumerate() {
-        if entity == Entity::PLACEHOLDER {
-            continue;
-        }
-        let index = entity.index_u32() as usize;
-        if l.now.slot_of.len() <= index {
-            l.now.slot_of.resize(index + 1, u32::MAX);
-        }
-        l.now.slot_of[index] = k as u32;
-        detected += 1;
-    }
 
     // 2. Pairs, piece by piece of the cell list.
     let shift = split_shift(n);
@@ -525,32 +312,6 @@ fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
     }
 }
 
-/// The slot `now` names for `e` and the snapshot there, unchecked: not [`Partners::slot`],
-/// whose check that the slot still holds `e` is one more random read. The snapshot may belong
-/// to another body when the slot is stale; compare its `entity` where that matters.
-#[inline]
-fn slot_snap<'a>(e: Entity, snaps: &'a [Snap], now: &Partners) -> Option<(usize, &'a Snap)> {
-    let k = *now.slot_of.get(e.index_u32() as usize)? as usize;
-    snaps.get(k).map(|snap| (k, snap))
-}
-
-/// A hint to load `value`'s cache line; it never faults and changes nothing. The one `unsafe`
-/// of the crate, for a measured reason: with it pair detection at 64k bodies was 5% lower in a
-/// quiet spell and 15% in a busy one, and a plain read in its place gained about half as much.
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    // SAFETY: a prefetch only hints the cache; it reads nothing the program sees and cannot
-    // fault. SSE, which it needs, is part of every x86_64 processor.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-            (value as *const T).cast(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
-
 /// Tests every pair of one cell's list, keeping the pairs this cell owns.
 #[inline]
 fn find_pairs_in_cell(
@@ -634,24 +395,5 @@ fn test_cell_pairs<const LAYERS: bool>(widest: f32, shift: u32, out: &mut PieceO
                 }
             }
         }
-    }
-}
-
-#[inline]
-fn collision_data(me: &Snap, other: &Snap, overlap: Vec2) -> CollisionData {
-    CollisionData {
-        other: other.entity,
-        overlap,
-        velocity: me.velocity,
-        other_velocity: other.velocity,
-        old_position: me.old,
-        other_old_position: other.old,
-        position: me.center,
-        other_position: other.center,
-        half_extents: me.half,
-        other_half_extents: other.half,
-        other_kinematic: other.kinematic,
-        blocked: me.blocked,
-        other_blocked: other.blocked,
     }
 }

@@ -10,13 +10,14 @@ use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted, Landed};
-use crate::pairs::{CollisionData, ContactLayout, Contacts, PhysicsStats, detect_pairs};
+use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
 use crate::response::respond_to_contacts;
 use crate::schedule::PhysicsSystems;
 use crate::sensors::{
     Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, update_sensors,
 };
+use crate::snapshot::ContactLayout;
 use crate::tiles::{TileKind, TileMap, TileMemo, collide_tiles};
 use crate::writeback::write_transforms;
 

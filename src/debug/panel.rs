@@ -9,9 +9,10 @@ use bevy_egui::{EguiContexts, egui};
 use super::{DebugOverlays, DebugSelection, STAGES, StageTimings};
 use crate::body::{Aabb, BodyState, Velocity};
 use crate::flags::{PushFlags, Side};
-use crate::pairs::{ContactLayout, PhysicsStats};
+use crate::pairs::PhysicsStats;
 use crate::partition::Partition;
 use crate::sensors::SensorContents;
+use crate::snapshot::ContactLayout;
 
 /// The world position under the cursor of the primary window, seen by the first active 2D
 /// camera, if the cursor is in the window.
