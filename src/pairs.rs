@@ -32,7 +32,7 @@ use bevy::prelude::*;
 
 use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
-use crate::geometry::{signed_overlap_within, skin_at};
+use crate::geometry::signed_overlap_within;
 use crate::layers::CollisionLayers;
 use crate::layout::{Ends, file_pair, lay_out, split_shift};
 use crate::messages::{CollisionEnded, CollisionStarted};
@@ -208,7 +208,11 @@ pub(crate) fn detect_pairs(
     // The last detection's partners become the previous step's.
     core::mem::swap(&mut l.now, &mut l.last);
     // 1. Snapshot (see `ContactLayout::take_snapshot`).
-    let (n, detected) = l.take_snapshot(&bodies, config.parallel_min_bodies);
+    let (n, detected) = l.take_snapshot(
+        &bodies,
+        config.contact_tolerance,
+        config.parallel_min_bodies,
+    );
     let parallel = n >= config.parallel_min_bodies;
 
     // 2. Pairs, piece by piece of the cell list.
@@ -217,7 +221,6 @@ pub(crate) fn detect_pairs(
     {
         let (snaps, now) = (&l.snaps, &l.now);
         let partition = &*partition;
-        let touch = config.contact_tolerance;
         let dims = partition.dims();
         let cell_count = (dims.x * dims.y) as usize;
         for_each_chunk(&mut s.pieces, parallel, |i, out| {
@@ -231,7 +234,7 @@ pub(crate) fn detect_pairs(
                 prefetch_cell(partition, flat + READ_AHEAD);
                 prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
                 let list = partition.cell_at_flat(flat);
-                find_pairs_in_cell(list, cell, touch, shift, snaps, now, out);
+                find_pairs_in_cell(list, cell, shift, snaps, now, out);
                 cell.x += 1;
                 if cell.x == dims.x {
                     cell = UVec2::new(0, cell.y + 1);
@@ -317,7 +320,6 @@ fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
 fn find_pairs_in_cell(
     list: &[Entity],
     cell: UVec2,
-    touch: f32,
     shift: u32,
     snaps: &[Snap],
     now: &Partners,
@@ -333,13 +335,12 @@ fn find_pairs_in_cell(
     let mut uniform = true;
     for &e in list {
         if let Some((k, b)) = slot_snap(e, snaps, now).filter(|(_, b)| b.entity == e) {
-            let skin = skin_at(touch, b.center);
-            widest = widest.max(skin);
+            widest = widest.max(b.skin);
             uniform &= *layers.get_or_insert(b.layers) == b.layers;
             out.near.push(Near {
                 slot: k as u32,
                 corner: shared_corner_bits(b.first_cell, cell),
-                skin,
+                skin: b.skin,
                 center: b.center,
                 half: b.half,
                 layers: b.layers,

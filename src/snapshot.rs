@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
 use crate::collision_events::{Link, Partners};
 use crate::flags::PushFlags;
+use crate::geometry::skin_at;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::pairs::CollisionData;
 use crate::parallel::{CHUNKS, chunk_range, for_each_split};
@@ -25,10 +26,16 @@ pub(crate) struct Snap {
     pub(crate) velocity: Vec2,
     pub(crate) old: Vec2,
     pub(crate) first_cell: UVec2,
+    /// The contact tolerance at `center` ([`skin_at`]), worked out once here for every cell
+    /// the body is searched in.
+    pub(crate) skin: f32,
     pub(crate) kinematic: bool,
     pub(crate) blocked: u8,
     pub(crate) layers: CollisionLayers,
 }
+
+// One cache line each (see `Snap`).
+const _: () = assert!(size_of::<Snap>() == 64);
 
 impl Snap {
     /// The contents of an empty slot (never read).
@@ -39,6 +46,7 @@ impl Snap {
         velocity: Vec2::ZERO,
         old: Vec2::ZERO,
         first_cell: UVec2::ZERO,
+        skin: 0.0,
         kinematic: false,
         blocked: 0,
         layers: CollisionLayers::new(LayerMask::NONE, LayerMask::NONE),
@@ -218,11 +226,13 @@ impl ContactLayout {
     /// (table after table), and its snapshot there; a body outside the partition keeps its slot
     /// empty (`Entity::PLACEHOLDER`), so it is never found there. Filled in pieces of rows on
     /// the task pool (from `parallel_min` bodies), each piece writing only its own slots and
-    /// walking the tables to find its rows (a game may have many small ones). Returns the
-    /// number of slots and of bodies given one.
+    /// walking the tables to find its rows (a game may have many small ones). `touch` is
+    /// [`PhysicsConfig::contact_tolerance`](crate::PhysicsConfig::contact_tolerance). Returns
+    /// the number of slots and of bodies given one.
     pub(crate) fn take_snapshot(
         &mut self,
         bodies: &BodyQuery,
+        touch: f32,
         parallel_min: usize,
     ) -> (usize, usize) {
         let tables = || bodies.contiguous_iter().expect(DENSE);
@@ -254,6 +264,7 @@ impl ContactLayout {
                         velocity: velocities[row].0,
                         old: olds[row].0,
                         first_cell,
+                        skin: skin_at(touch, aabbs[row].center),
                         kinematic,
                         blocked: flags[row].blocked_sides(),
                         layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
