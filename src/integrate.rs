@@ -86,7 +86,13 @@ pub(crate) fn integrate(
     mut bodies: IntegrateQuery,
 ) {
     let dt = time.timestep().as_secs_f32();
-    let (config, map) = (&*config, &*map);
+    // Copied out of the resource: read through it, they were loaded again for every body.
+    let (gravity, max_fall_speed, touch) = (
+        config.gravity,
+        config.max_fall_speed,
+        config.contact_tolerance,
+    );
+    let map = &*map;
     let work = |(
         entity,
         mut aabb,
@@ -144,12 +150,12 @@ pub(crate) fn integrate(
                 map,
                 aabb.center,
                 aabb.half_extents,
-                skin_at(config.contact_tolerance, aabb.center),
+                skin_at(touch, aabb.center),
                 TileKind::Ladder,
             );
         let mut v = velocity.0;
         if !kinematic && switches.gravity && !climbing {
-            v = apply_gravity(v, config.gravity, config.max_fall_speed, dt);
+            v = apply_gravity(v, gravity, max_fall_speed, dt);
         }
         // Resting contact: a body that stood on another body does not fall faster than its
         // support, so stacks do not sink into each other and rising platforms carry riders.
