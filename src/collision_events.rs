@@ -23,8 +23,6 @@ use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::message::Messages;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
-use core::sync::atomic::AtomicU32;
-use core::sync::atomic::Ordering::Relaxed;
 
 use crate::config::PhysicsConfig;
 use crate::messages::{CollisionEnded, CollisionStarted};
@@ -81,10 +79,8 @@ pub(crate) struct Link {
 pub(crate) struct Partners {
     /// The body in each slot.
     pub(crate) entities: Vec<Entity>,
-    /// Entity index to slot (stale entries are caught by checking `entities`). Atomic so the
-    /// snapshot's pieces fill it in parallel, each for its own bodies (relaxed loads and stores
-    /// are plain moves on the usual targets).
-    pub(crate) slot_of: Vec<AtomicU32>,
+    /// Entity index to slot (stale entries are caught by checking `entities`).
+    pub(crate) slot_of: Vec<u32>,
     /// Slot `k`'s contacts are `links[starts[k]..starts[k + 1]]`.
     pub(crate) starts: Vec<u32>,
     pub(crate) links: Vec<Link>,
@@ -96,7 +92,7 @@ impl Partners {
     /// The slot of `entity`, if it was detected.
     #[inline]
     pub(crate) fn slot(&self, entity: Entity) -> Option<usize> {
-        let k = self.slot_of.get(entity.index_u32() as usize)?.load(Relaxed) as usize;
+        let k = *self.slot_of.get(entity.index_u32() as usize)? as usize;
         (self.entities.get(k) == Some(&entity)).then_some(k)
     }
 

@@ -3,8 +3,6 @@
 //! events and [`Contacts`](crate::Contacts) read each contact as a [`CollisionData`].
 
 use bevy::prelude::*;
-use core::sync::atomic::Ordering::Relaxed;
-use core::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
 
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
 use crate::collision_events::{Link, Partners};
@@ -183,7 +181,7 @@ pub(crate) fn slot_snap<'a>(
     snaps: &'a [Snap],
     now: &Partners,
 ) -> Option<(usize, &'a Snap)> {
-    let k = now.slot_of.get(e.index_u32() as usize)?.load(Relaxed) as usize;
+    let k = *now.slot_of.get(e.index_u32() as usize)? as usize;
     snaps.get(k).map(|snap| (k, snap))
 }
 
@@ -245,17 +243,9 @@ impl ContactLayout {
         self.now.entities.resize(n, Entity::PLACEHOLDER);
         self.now.forgotten = false;
         let end = |i: usize| chunk_range(i, CHUNKS, n).end;
-        // Each piece also enters its bodies in the entity-to-slot table and counts them; an
-        // entity index past the table's end (new entities) leaves the table to be filled again
-        // below, once it is long enough.
-        let (slot_of, detected, short) = (
-            &self.now.slot_of,
-            AtomicUsize::new(0),
-            AtomicBool::new(false),
-        );
         let snap = |i: usize, snaps: &mut [Snap], slots: &mut [Entity]| {
             let rows = chunk_range(i, CHUNKS, n);
-            let (mut base, mut found) = (0, 0);
+            let mut base = 0;
             for (entities, aabbs, velocities, olds, areas, flags, layers, kinematic) in tables() {
                 let table = base..base + entities.len();
                 base = table.end;
@@ -266,15 +256,9 @@ impl ContactLayout {
                         snaps[at] = Snap::EMPTY;
                         continue;
                     };
-                    let entity = entities[row];
-                    slots[at] = entity;
-                    match slot_of.get(entity.index_u32() as usize) {
-                        Some(entry) => entry.store(slot as u32, Relaxed),
-                        None => short.store(true, Relaxed),
-                    }
-                    found += 1;
+                    slots[at] = entities[row];
                     snaps[at] = Snap {
-                        entity,
+                        entity: entities[row],
                         center: aabbs[row].center,
                         half: aabbs[row].half_extents,
                         velocity: velocities[row].0,
@@ -290,7 +274,6 @@ impl ContactLayout {
                     break;
                 }
             }
-            detected.fetch_add(found, Relaxed);
         };
         let ends = |i: usize| (end(i), end(i));
         for_each_split(
@@ -301,21 +284,18 @@ impl ContactLayout {
             parallel,
             snap,
         );
-        if short.into_inner() {
-            let now = &mut self.now;
-            let last = (now.entities.iter())
-                .filter(|&&e| e != Entity::PLACEHOLDER)
-                .map(|e| e.index_u32() as usize + 1)
-                .max();
-            let len = last.unwrap_or(0).max(now.slot_of.len());
-            now.slot_of.resize_with(len, || AtomicU32::new(u32::MAX));
-            for (k, entity) in now.entities.iter().enumerate() {
-                if *entity != Entity::PLACEHOLDER {
-                    now.slot_of[entity.index_u32() as usize].store(k as u32, Relaxed);
-                }
+        let mut detected = 0;
+        for (k, &entity) in self.now.entities.iter().enumerate() {
+            if entity == Entity::PLACEHOLDER {
+                continue;
             }
+            let index = entity.index_u32() as usize;
+            if self.now.slot_of.len() <= index {
+                self.now.slot_of.resize(index + 1, u32::MAX);
+            }
+            self.now.slot_of[index] = k as u32;
+            detected += 1;
         }
-        let detected = detected.into_inner();
         (n, detected)
     }
 }

@@ -572,9 +572,8 @@ fn assert_every_overlapping_pair_found(app: &App, boxes: &[Box]) -> usize {
 #[test]
 fn bodies_spawned_between_steps_are_paired_at_their_first_detection() {
     // Pair detection enters each body in an entity-to-slot table sized by the entity indices
-    // it has seen, in pieces on the task pool: bodies spawned later (new, larger indices) and
-    // bodies taking the index of a despawned one (a new generation) must be found all the
-    // same. Three waves of overlapping boxes, every pass on the pool (one body is enough). No
+    // it has seen: bodies spawned later (new, larger indices) and bodies taking the index of a
+    // despawned one (a new generation) must be found all the same. Three waves of overlapping boxes, every pass on the pool (one body is enough). No
     // gravity and no velocity: only the response moves them.
     let mut app = grid_app(4);
     app.world_mut()
