@@ -1,6 +1,7 @@
 //! Body components: `Aabb`, `Velocity`, `Kinematic`, per-body switches and per-body state.
 
 use bevy::ecs::change_detection::MaybeLocation;
+use bevy::ecs::component::Mutable;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
@@ -127,9 +128,10 @@ fn sync_transform_on_insert(mut world: DeferredWorld, context: HookContext) {
     }
 }
 
-/// The components tile collision and the response update on every non-kinematic body (the
-/// response, the last to move them, also sets their `Transform`s).
-pub(crate) type MovingBodies<'w, 's> = Query<
+/// The components tile collision and the response update on every non-kinematic body, with
+/// the one the stage also needs, `C`: its [`TileMemo`] for tile collision, its `Transform` for
+/// the response (the last stage to move the body, which also sets the `Transform`).
+pub(crate) type MovingBodies<'w, 's, C> = Query<
     'w,
     's,
     (
@@ -139,67 +141,63 @@ pub(crate) type MovingBodies<'w, 's> = Query<
         &'static mut PushFlags,
         &'static mut BodyState,
         &'static BodySwitches,
-        &'static mut TileMemo,
-        &'static mut Transform,
+        &'static mut C,
     ),
     Without<Kinematic>,
 >;
 
 /// One item of [`MovingBodies`].
-pub(crate) type MovingBody<'a> = (
+pub(crate) type MovingBody<'a, C> = (
     Entity,
     Tracked<'a, Aabb>,
     Tracked<'a, Velocity>,
     Tracked<'a, PushFlags>,
     Tracked<'a, BodyState>,
     &'a BodySwitches,
-    &'a mut TileMemo,
-    Tracked<'a, Transform>,
+    Tracked<'a, C>,
 );
 
 /// Runs `work` on every body of `bodies`, read as table slices ([`crate::rows`]): on the task
 /// pool when there are at least `parallel_min`, else in order on this thread. Each body is
 /// handled on its own, so the result does not depend on the thread count.
 #[track_caller]
-pub(crate) fn for_each_moving_body(
-    bodies: &mut MovingBodies,
+pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
+    bodies: &mut MovingBodies<C>,
     parallel_min: usize,
-    work: impl Fn(MovingBody) + Sync,
+    work: impl Fn(MovingBody<C>) + Sync,
 ) {
     // The stage calling this is the writer `track_location` records.
     let writer = MaybeLocation::caller();
     let (total, parallel) = count_rows(bodies, parallel_min);
-    for (entities, aabbs, velocities, flags, states, switches, memos, transforms) in
+    for (entities, aabbs, velocities, flags, states, switches, own) in
         bodies.contiguous_iter_mut().expect(DENSE)
     {
         let (mut a, mut v) = (unpack(aabbs), unpack(velocities));
         let (mut f, mut s) = (unpack(flags), unpack(states));
-        let mut t = unpack(transforms);
+        let mut o = unpack(own);
         let columns = (Column::new(&mut a), Column::new(&mut v));
-        // The memo is the physics' own: its change ticks are left alone.
-        let (memos, _) = unpack(memos);
         let rows = (
             entities,
             columns,
             Column::new(&mut f),
             Column::new(&mut s),
-            (switches, memos, Column::new(&mut t)),
+            (switches, Column::new(&mut o)),
         );
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
-            let (entities, (mut a, mut v), mut f, mut s, (switches, memos, mut t)) = rows;
+            let (entities, (mut a, mut v), mut f, mut s, (switches, mut o)) = rows;
             let columns = (a.iter().zip(v.iter())).zip(f.iter().zip(s.iter()));
-            let own = (switches.iter().zip(memos.iter_mut())).zip(t.iter());
-            for ((&entity, ((switches, memo), t)), ((a, v), (f, s))) in
+            let own = switches.iter().zip(o.iter());
+            for ((&entity, (switches, o)), ((a, v), (f, s))) in
                 entities.iter().zip(own).zip(columns)
             {
-                work((entity, a, v, f, s, switches, memo, t));
+                work((entity, a, v, f, s, switches, o));
             }
         });
         stamp_writes(&mut a, writer);
         stamp_writes(&mut v, writer);
         stamp_writes(&mut f, writer);
         stamp_writes(&mut s, writer);
-        stamp_writes(&mut t, writer);
+        stamp_writes(&mut o, writer);
     }
 }
 

@@ -223,7 +223,7 @@ pub(crate) fn respond_to_contacts(
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     layout: Res<ContactLayout>,
-    mut bodies: MovingBodies,
+    mut bodies: MovingBodies<Transform>,
     mut landings: Local<Landings>,
     mut landed: MessageWriter<Landed>,
 ) {
@@ -239,9 +239,8 @@ pub(crate) fn respond_to_contacts(
         mut flags,
         mut state,
         switches,
-        _,
         mut transform,
-    ): MovingBody| {
+    ): MovingBody<Transform>| {
         // The contacts as detected (the same as the body's `Contacts`), read from the
         // contiguous layout.
         let contacts = layout.of(entity);

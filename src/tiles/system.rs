@@ -4,7 +4,7 @@ use bevy::prelude::*;
 
 use super::collide::{PassThrough, TileBody, TileParams};
 use super::map::TileMap;
-use super::memo::MemoEpoch;
+use super::memo::{MemoEpoch, TileMemo};
 use crate::body::{MovingBodies, MovingBody, for_each_moving_body, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
@@ -17,7 +17,7 @@ pub(crate) fn collide_tiles(
     time: Res<Time<Fixed>>,
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
-    mut bodies: MovingBodies,
+    mut bodies: MovingBodies<TileMemo>,
     mut landed: MessageWriter<Landed>,
     mut landings: Local<Landings>,
     mut epoch: Local<MemoEpoch>,
@@ -41,7 +41,9 @@ pub(crate) fn collide_tiles(
     let map = &*map;
     let found = &*landings;
     let work =
-        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, memo, _): MovingBody| {
+        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, mut memo): MovingBody<
+            TileMemo,
+        >| {
             if !aabb.is_valid() {
                 return;
             }
@@ -66,6 +68,8 @@ pub(crate) fn collide_tiles(
             } else {
                 frictionless
             };
+            // The memo is the physics' own: its change ticks are left alone.
+            let memo = memo.bypass_change_detection();
             let outcome = memo.collide(map, &mut body, pass, params, switches.friction, epoch);
             if outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom) {
                 found.push(Landed {
