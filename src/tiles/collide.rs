@@ -14,8 +14,9 @@
 //! 2. **One-way snap.** A body not moving up whose feet are less than the one-way tolerance
 //!    below the top of a one-way tile or ladder top is put on top of it (article 001), unless
 //!    that would put it into a solid tile.
-//! 3. **Move and slide.** The step's displacement `v * dt` is swept against every tile in the
-//!    box that encloses the whole motion (the tiles-as-broad-phase of articles 001 and 004).
+//! 3. **Move and slide** (`src/tiles/sweep.rs`). The step's displacement `v * dt` is swept
+//!    against every tile in the box that encloses the whole motion (the tiles-as-broad-phase
+//!    of articles 001 and 004).
 //!    Each tile is a slab test of the body's centre against the tile grown by the body's half
 //!    extents, so the exact time and face of first contact are known: no tunnelling at any
 //!    speed, the right face for non-square boxes at corners, and no ghost collisions, since a
@@ -33,8 +34,9 @@ use bevy::math::{IVec2, Vec2};
 use super::map::{TileKind, TileMap, corner_in_tiles};
 use crate::flags::{Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
-use crate::geometry::{Axis, PointSweep, SweepHit, interval_overlap, skin_at};
+use crate::geometry::{interval_overlap, skin_at};
 
+pub use super::sweep::{move_and_slide, sweep_displacement};
 pub use crate::friction::FRICTION_STOP_SPEED;
 
 /// A body as tile collision sees it.
@@ -59,7 +61,7 @@ pub struct PassThrough {
 
 impl PassThrough {
     #[inline]
-    fn holds(self, kind: TileKind) -> bool {
+    pub(super) fn holds(self, kind: TileKind) -> bool {
         match kind {
             TileKind::OneWay => !self.drop_through,
             TileKind::Ladder => !self.drop_through && !self.climbing,
@@ -179,7 +181,12 @@ pub fn tile_range(map: &TileMap, min: Vec2, max: Vec2) -> Option<(IVec2, IVec2)>
 
 /// Calls `f(x, y, kind)` for every non-empty tile in the range `[min, max]` touches.
 #[inline]
-fn for_each_tile(map: &TileMap, min: Vec2, max: Vec2, mut f: impl FnMut(i32, i32, TileKind)) {
+pub(super) fn for_each_tile(
+    map: &TileMap,
+    min: Vec2,
+    max: Vec2,
+    mut f: impl FnMut(i32, i32, TileKind),
+) {
     let Some((lo, hi)) = tile_range(map, min, max) else {
         return;
     };
@@ -198,7 +205,7 @@ fn for_each_tile(map: &TileMap, min: Vec2, max: Vec2, mut f: impl FnMut(i32, i32
 /// The box that encloses a box of `half` extents moving from `center` by `d`, grown by
 /// `margin` on every side: what a sweep scans, and what its fast paths check first.
 #[inline]
-fn swept_box(center: Vec2, half: Vec2, d: Vec2, margin: f32) -> (Vec2, Vec2) {
+pub(super) fn swept_box(center: Vec2, half: Vec2, d: Vec2, margin: f32) -> (Vec2, Vec2) {
     let end = center + d;
     (
         center.min(end) - half - margin,
@@ -208,7 +215,7 @@ fn swept_box(center: Vec2, half: Vec2, d: Vec2, margin: f32) -> (Vec2, Vec2) {
 
 /// Whether any non-empty tile lies in the range `[min, max]` touches.
 #[inline]
-fn any_tile(map: &TileMap, min: Vec2, max: Vec2) -> bool {
+pub(super) fn any_tile(map: &TileMap, min: Vec2, max: Vec2) -> bool {
     tile_range(map, min, max).is_some_and(|(lo, hi)| map.any_in(lo, hi))
 }
 
@@ -309,158 +316,6 @@ pub fn snap_onto_one_way(
         *center = lifted;
     }
     lifted.is_some()
-}
-
-/// Sweeps the body through `velocity * dt`, stopping and sliding at the first contacts (step 3).
-/// At each contact the velocity's component into the face is removed. Returns the sides that
-/// made contact during the move.
-pub fn move_and_slide(
-    map: &TileMap,
-    body: &mut TileBody,
-    pass: PassThrough,
-    dt: f32,
-    skin_base: f32,
-) -> u8 {
-    let velocity = &mut body.velocity;
-    slide(
-        map,
-        &mut body.center,
-        body.half,
-        *velocity * dt,
-        pass,
-        skin_base,
-        |hit| {
-            let v = hit.axis.of_mut(velocity);
-            if *v * hit.normal_sign < 0.0 {
-                *v = 0.0;
-            }
-        },
-    )
-}
-
-/// Moves a box by `displacement` through the tiles, stopping and sliding at open faces like
-/// [`move_and_slide`] but leaving any velocity alone (object response uses it, so a body pushed
-/// by another body is never pushed into a tile). Returns the new centre.
-pub fn sweep_displacement(
-    map: &TileMap,
-    center: Vec2,
-    half: Vec2,
-    displacement: Vec2,
-    pass: PassThrough,
-    skin_base: f32,
-) -> Vec2 {
-    // Fast path: no tile in the range the first sweep would scan, so it would move the whole
-    // way (most pushes between bodies happen away from tiles).
-    if displacement != Vec2::ZERO && displacement.is_finite() {
-        let (lo, hi) = swept_box(center, half, displacement, skin_at(skin_base, center));
-        if !any_tile(map, lo, hi) {
-            return center + displacement;
-        }
-    }
-    let mut center = center;
-    slide(
-        map,
-        &mut center,
-        half,
-        displacement,
-        pass,
-        skin_base,
-        |_| {},
-    );
-    center
-}
-
-/// The sweep shared by [`move_and_slide`] and [`sweep_displacement`]; `on_hit` sees each contact.
-fn slide(
-    map: &TileMap,
-    center: &mut Vec2,
-    half: Vec2,
-    displacement: Vec2,
-    pass: PassThrough,
-    skin_base: f32,
-    mut on_hit: impl FnMut(SweepHit),
-) -> u8 {
-    let mut rest = displacement;
-    let mut sides = 0;
-    // Every contact removes one axis of the remaining motion, so two rounds suffice; the third
-    // only moves the body when the second contact ended the motion early.
-    for _ in 0..3 {
-        if rest == Vec2::ZERO || !rest.is_finite() {
-            break;
-        }
-        // The skin follows the body's own position: the far end of a huge displacement would
-        // make it huge.
-        let skin = skin_at(skin_base, *center);
-        let Some(hit) = first_contact(map, *center, half, rest, skin, pass) else {
-            *center += rest;
-            break;
-        };
-        *center += rest * hit.time;
-        *hit.axis.of_mut(center) = hit.face;
-        rest *= 1.0 - hit.time;
-        *hit.axis.of_mut(&mut rest) = 0.0;
-        on_hit(hit);
-        sides |= side_bit(contact_side(hit));
-    }
-    sides
-}
-
-/// The side of the moving body that touches the face `hit` entered.
-#[inline]
-fn contact_side(hit: SweepHit) -> Side {
-    match (hit.axis, hit.normal_sign > 0.0) {
-        (Axis::X, true) => Side::Left,
-        (Axis::X, false) => Side::Right,
-        (Axis::Y, true) => Side::Bottom,
-        (Axis::Y, false) => Side::Top,
-    }
-}
-
-/// The earliest open tile face the box meets while moving by `d`, if any.
-fn first_contact(
-    map: &TileMap,
-    center: Vec2,
-    half: Vec2,
-    d: Vec2,
-    skin: f32,
-    pass: PassThrough,
-) -> Option<SweepHit> {
-    let sweep = PointSweep::new(center, d);
-    let mut best: Option<SweepHit> = None;
-    let (lo, hi) = swept_box(center, half, d, skin);
-    for_each_tile(map, lo, hi, |x, y, kind| {
-        let solid = kind == TileKind::Solid;
-        if !(solid || pass.holds(kind) && map.is_one_way_top(x, y)) {
-            return;
-        }
-        let (tmin, tmax) = map.tile_rect(x, y);
-        let (gmin, gmax) = (tmin - half, tmax + half);
-        let usable = |hit: &SweepHit| {
-            let top = hit.axis == Axis::Y && hit.normal_sign > 0.0;
-            if !solid {
-                return top;
-            }
-            let n = match hit.axis {
-                Axis::X => IVec2::new(hit.normal_sign as i32, 0),
-                Axis::Y => IVec2::new(0, hit.normal_sign as i32),
-            };
-            map.get(x + n.x, y + n.y) != TileKind::Solid
-        };
-        // A corner-to-corner contact may be reported on an internal face; then the other
-        // face of the same corner is the real one.
-        let Some(entry) = sweep.entry(gmin, gmax, skin) else {
-            return;
-        };
-        let hit = Some(entry.hit(true))
-            .filter(usable)
-            .or_else(|| Some(entry.hit(false)).filter(usable));
-        if let Some(hit) = hit
-            && best.is_none_or(|b| hit.time < b.time)
-        {
-            best = Some(hit);
-        }
-    });
-    best
 }
 
 /// The sides of the box that touch open solid faces, or (bottom) a holding one-way top, and
@@ -568,18 +423,18 @@ pub(crate) const TEST_PARAMS: TileParams = TileParams {
 };
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::geometry::skin_at;
     use crate::test_rng::unit_floats;
 
     const PARAMS: TileParams = TEST_PARAMS;
 
-    fn map(text: &str) -> TileMap {
+    pub(in crate::tiles) fn map(text: &str) -> TileMap {
         TileMap::from_ascii(text, 16.0).unwrap()
     }
 
-    fn body(center: Vec2, half: Vec2, velocity: Vec2) -> TileBody {
+    pub(in crate::tiles) fn body(center: Vec2, half: Vec2, velocity: Vec2) -> TileBody {
         TileBody {
             center,
             half,
@@ -603,7 +458,7 @@ mod tests {
     }
 
     /// Solid, one-way and ladder tiles, seams, corners and open air.
-    const MIXED: &str = "................\n\
+    pub(in crate::tiles) const MIXED: &str = "................\n\
                          ......#....H....\n\
                          ..-.......H#....\n\
                          ...--.....H.....\n\
@@ -685,53 +540,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn sweep_displacement_fast_path_gives_bit_identical_results() {
-        // Pushes of every size and direction, near tiles and in open air: skipping the sweep when
-        // no tile is in reach moves the box exactly as the sweep does.
-        let m = map(MIXED);
-        let mut u = unit_floats(0x0BAD_5EED);
-        let (mut open_air, mut near) = (0, 0);
-        for i in 0..6000 {
-            let size = if i % 10 == 0 { 64.0 } else { 8.0 };
-            let reach = if i % 10 == 1 { 200.0 } else { 12.0 };
-            let mut center = Vec2::new(u() * 300.0 - 20.0, u() * 160.0 - 20.0);
-            let half = Vec2::new(1.0 + u() * size, 1.0 + u() * size);
-            if i % 3 == 2 {
-                // The bottom-left corner just off a grid line (within the skin): pushes into the
-                // tile there must still be swept.
-                let grid = ((center - half) / 16.0).round() * 16.0;
-                center = grid + half + Vec2::splat(u() * 2e-3);
-            }
-            let d = match i % 7 {
-                0 => Vec2::ZERO,
-                1 => Vec2::new((u() * 2.0 - 1.0) * reach, 0.0),
-                _ => Vec2::new((u() * 2.0 - 1.0) * reach, (u() * 2.0 - 1.0) * reach),
-            };
-            let pass = PassThrough {
-                drop_through: u() < 0.2,
-                climbing: u() < 0.3,
-            };
-            let skin = PARAMS.skin;
-            let fast = sweep_displacement(&m, center, half, d, pass, skin);
-            let mut full = center;
-            slide(&m, &mut full, half, d, pass, skin, |_| {});
-            assert_eq!(
-                fast.to_array().map(f32::to_bits),
-                full.to_array().map(f32::to_bits),
-                "{center} {half} {d}"
-            );
-            let (lo, hi) = swept_box(center, half, d, skin_at(skin, center));
-            if any_tile(&m, lo, hi) {
-                near += 1;
-            } else {
-                open_air += 1;
-            }
-        }
-        // Both paths were taken many times.
-        assert!(open_air > 1000 && near > 1000, "{open_air} {near}");
     }
 
     #[test]
@@ -936,17 +744,5 @@ mod tests {
         }
         assert!(touching > 2000, "too few touching cases: {touching}");
         assert!(ladders > 500, "too few boxes on ladders: {ladders}");
-    }
-
-    #[test]
-    fn internal_face_corner_contact_uses_the_open_face() {
-        // Box moving diagonally so that its bottom-right corner meets the seam x = 32 of a
-        // flat floor at the instant its feet reach the floor (t = 0.5): it lands and slides.
-        let m = map("....\n....\n####");
-        let half = Vec2::splat(4.0);
-        let mut b = body(Vec2::new(26.0, 22.0), half, Vec2::new(240.0, -240.0));
-        move_and_slide(&m, &mut b, PassThrough::default(), 1.0 / 60.0, 1e-3);
-        assert_eq!(b.velocity, Vec2::new(240.0, 0.0));
-        assert_eq!(b.center.y, 20.0);
     }
 }

@@ -4,6 +4,7 @@ mod cast;
 pub mod collide;
 mod map;
 mod memo;
+mod sweep;
 mod system;
 
 pub use cast::{TileHit, cast_segment_tiles};
