@@ -24,7 +24,8 @@
 //!    (`src/layout.rs`). A [`CollisionData`] is built from that and the two snapshots when
 //!    it is read: by the response, and for [`Contacts`].
 //! 4. **Events.** Each body's new contacts are compared with its old ones for
-//!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair reports it).
+//!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair
+//!    reports it).
 //! 5. **Contacts.** Each body's contacts are written into its [`Contacts`], for the bodies
 //!    that have one (it is opt-in).
 
@@ -105,10 +106,10 @@ impl Default for CollisionData {
 /// [`PhysicsSystems::DetectPairs`](crate::PhysicsSystems::DetectPairs). The order is
 /// deterministic.
 ///
-/// Opt-in: add it to the bodies whose contacts you read (like the
-/// [`Aabb`](crate::Aabb) itself, it can be added or removed at any time). Bodies without it collide, push
-/// and land all the same, and write [`CollisionStarted`] and [`CollisionEnded`]; they only skip
-/// the copy of their contacts, which is a large part of pair detection in a crowded scene.
+/// Opt-in: add it to the bodies whose contacts you read (like the [`Aabb`](crate::Aabb)
+/// itself, it can be added or removed at any time). Bodies without it collide, push and land
+/// all the same, and write [`CollisionStarted`] and [`CollisionEnded`]; they only skip the copy
+/// of their contacts, which is a large part of pair detection in a crowded scene.
 ///
 /// ```
 /// use bevy::prelude::*;

@@ -1,0 +1,150 @@
+//! Keeping the [`Partition`] up to date: the `UpdatePartition` system (bodies whose boxes moved
+//! to other cells) and the hook that takes a body out of every cell when it leaves.
+
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
+use bevy::prelude::*;
+use bevy::utils::Parallel;
+
+use super::{CellRange, GridArea, GridAreas, Partition};
+use crate::body::Aabb;
+use crate::config::PhysicsConfig;
+use crate::geometry::skin_at;
+use crate::rows::{Changes, DENSE, count_rows, for_each_piece};
+use crate::tiles::TileMap;
+
+/// Points `areas`' entry for `cell` at `index`.
+fn repoint(areas: &mut GridAreas, cell: UVec2, index: u32) {
+    if let Some(a) = areas.areas.iter_mut().find(|a| a.cell == cell) {
+        a.index = index;
+    }
+}
+
+/// The `on_remove` hook of [`Aabb`] and [`GridAreas`]: the body leaves every cell at once,
+/// and each body swapped into a freed slot gets its index fixed (article 000's swap-remove).
+pub(crate) fn leave_partition_hook(mut world: DeferredWorld, context: HookContext) {
+    let entity = context.entity;
+    let Some(areas) = world
+        .get_mut::<GridAreas>(entity)
+        .map(|mut a| core::mem::take(&mut *a))
+    else {
+        return;
+    };
+    for area in areas.areas {
+        let moved = world
+            .get_resource_mut::<Partition>()
+            .and_then(|mut p| p.swap_remove(area.cell, area.index));
+        if let Some(moved) = moved
+            && let Some(mut other) = world.get_mut::<GridAreas>(moved)
+        {
+            repoint(&mut other, area.cell, area.index);
+        }
+    }
+}
+
+/// A body whose cells change, and its new range (`None`: it leaves the partition).
+type CellChange = (Entity, Option<CellRange>);
+
+/// `Mut` rather than `&mut` for the areas: its read-only view keeps their added ticks.
+type PartitionQuery<'w, 's> = Query<'w, 's, (Entity, Ref<'static, Aabb>, Mut<'static, GridAreas>)>;
+
+/// Updates the cells of every body whose box moved to other cells (and of all bodies when the
+/// grid was rebuilt).
+pub(crate) fn update_partition(
+    config: Res<PhysicsConfig>,
+    map: Res<TileMap>,
+    mut partition: ResMut<Partition>,
+    mut bodies: PartitionQuery,
+    (mut changed, mut found): (Local<Vec<CellChange>>, Local<Parallel<Vec<CellChange>>>),
+) {
+    let rebuilt = partition.fit(&map, config.partition_cell_tiles);
+    if rebuilt {
+        // A new grid holds nobody yet (rare: the map or the cell size changed).
+        for (_, _, mut areas) in &mut bodies {
+            areas.areas.clear();
+            areas.range = None;
+        }
+    }
+    // Which bodies change cells: every body whose box changed (all of them after a rebuild)
+    // is checked, read as table slices and on the task pool for large scenes; few change.
+    // They are then handled in entity order, so the cells' lists come out the same on any
+    // number of threads.
+    let grid = &*partition;
+    let shared = &*found;
+    let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
+    for (entities, aabbs, areas) in bodies.contiguous_iter().expect(DENSE) {
+        let moved = Changes::changed(&aabbs);
+        let (arrived, aabbs, areas) = (
+            Changes::added(&areas),
+            aabbs.into_inner(),
+            areas.into_inner(),
+        );
+        let rows = (entities, (aabbs, moved), (areas, arrived));
+        for_each_piece(rows, entities.len(), total, parallel, |rows| {
+            let (entities, (aabbs, moved), (areas, arrived)) = rows;
+            let checked = (moved.iter().zip(arrived.iter())).map(|(m, a)| rebuilt || m || a);
+            for ((&entity, (aabb, areas)), checked) in
+                entities.iter().zip(aabbs.iter().zip(areas)).zip(checked)
+            {
+                if !checked {
+                    continue;
+                }
+                // Grown by the contact tolerance, so bodies that touch within it share a cell.
+                let range = aabb.is_valid().then(|| {
+                    let skin = skin_at(config.contact_tolerance, aabb.center);
+                    grid.kept_range(aabb.min() - skin, aabb.max() + skin, areas.range)
+                });
+                if range != areas.range {
+                    shared.borrow_local_mut().push((entity, range));
+                }
+            }
+        });
+    }
+    changed.clear();
+    found.drain_into(&mut changed);
+    changed.sort_unstable_by_key(|&(entity, _)| entity);
+    for &(entity, range) in changed.iter() {
+        let Ok((_, _, mut areas)) = bodies.get_mut(entity) else {
+            continue;
+        };
+        let mut mine = core::mem::take(&mut *areas);
+        // Leave the cells outside the new range (article 000's removal loop).
+        let mut i = 0;
+        while i < mine.areas.len() {
+            let area = mine.areas[i];
+            let keep = range
+                .is_some_and(|(lo, hi)| area.cell.cmpge(lo).all() && area.cell.cmple(hi).all());
+            if keep {
+                i += 1;
+                continue;
+            }
+            mine.areas.swap_remove(i);
+            if let Some(moved) = partition.swap_remove(area.cell, area.index) {
+                if moved == entity {
+                    repoint(&mut mine, area.cell, area.index);
+                } else if let Ok((_, _, mut other)) = bodies.get_mut(moved) {
+                    repoint(&mut other, area.cell, area.index);
+                }
+            }
+        }
+        // Enter the new cells not already held.
+        if let Some((lo, hi)) = range {
+            for y in lo.y..=hi.y {
+                for x in lo.x..=hi.x {
+                    let cell = UVec2::new(x, y);
+                    let held = mine
+                        .range
+                        .is_some_and(|(olo, ohi)| cell.cmpge(olo).all() && cell.cmple(ohi).all());
+                    if !held {
+                        let index = partition.push(cell, entity);
+                        mine.areas.push(GridArea { cell, index });
+                    }
+                }
+            }
+        }
+        mine.range = range;
+        if let Ok((_, _, mut areas)) = bodies.get_mut(entity) {
+            *areas = mine;
+        }
+    }
+}
