@@ -38,6 +38,8 @@ pub const ENGINES: [&str; 4] = ["ours", "avian2d", "rapier", "floor"];
 const WARM_UP: usize = 60;
 /// How many times each engine runs at each size by default (the median round is reported).
 const ROUNDS: usize = 3;
+/// Our partition's cell size in tiles in the comparison (see `run_one`).
+const CELL_TILES: u32 = 8;
 const MEASURED: usize = 240;
 /// Skip an engine at larger sizes once a step takes longer than this.
 const TOO_SLOW_MS: f64 = 1000.0;
@@ -233,10 +235,12 @@ fn summarize(engine: &str, scene: &Scene, mut times: Vec<f64>, boxes: &[(Vec2, V
 /// was left behind.
 fn run_one(engine: &str, n: usize) -> Run {
     let scene = Scene::pile(n);
+    // Our partition's cell size in tiles (`PhysicsConfig::partition_cell_tiles`): 8 (128-unit
+    // cells) measured the shortest step at this density; `PILE_CELL_TILES` overrides it.
     let cell_tiles = std::env::var("PILE_CELL_TILES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(4);
+        .unwrap_or(CELL_TILES);
     if engine == "dense" {
         return run_dense(&scene, cell_tiles);
     }
