@@ -57,6 +57,12 @@ pub struct PhysicsConfig {
     pub max_depenetration: f32,
     /// Side of a [`Partition`](crate::partition::Partition) cell, in tiles (article 000's
     /// 16 x 16). Changing it rebuilds the partition at the next step. Default `16`.
+    ///
+    /// Larger cells mean more boxes compared per body, smaller ones more cells per body (and
+    /// more bodies changing cells each step); a cell several times the size of a typical body
+    /// keeps both low. In the benchmark's crowded pile (boxes 8 to 24 units wide on 16-unit
+    /// tiles) 8 gave the shortest step: 4 was 4 to 15% slower in 7 of 8 comparisons, 16
+    /// slower still (`BENCHMARKS.md`).
     pub partition_cell_tiles: u32,
     /// Each stage's pass over the bodies runs on Bevy's compute task pool when it has at least
     /// this many bodies (below it, spreading the work costs more than it saves). The results
