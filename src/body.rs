@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use crate::collision_events::end_contacts_hook;
 use crate::flags::PushFlags;
 use crate::partition::{GridAreas, leave_partition_hook};
+use crate::rest::Rest;
 use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::tiles::{TileKind, TileMemo};
 
@@ -55,6 +56,7 @@ use crate::tiles::{TileKind, TileMemo};
     OldPosition,
     GridAreas,
     TileMemo,
+    Rest,
     Transform
 )]
 #[component(on_insert = sync_transform_on_insert, on_remove = leave_simulation_hook)]
@@ -142,6 +144,7 @@ pub(crate) type MovingBodies<'w, 's, C> = Query<
         &'static mut BodyState,
         &'static BodySwitches,
         &'static mut C,
+        &'static mut Rest,
     ),
     Without<Kinematic>,
 >;
@@ -155,6 +158,7 @@ pub(crate) type MovingBody<'a, C> = (
     Tracked<'a, BodyState>,
     &'a BodySwitches,
     Tracked<'a, C>,
+    &'a mut Rest,
 );
 
 /// Runs `work` on every body of `bodies`, read as table slices ([`crate::rows`]): on the task
@@ -169,9 +173,11 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
     // The stage calling this is the writer `track_location` records.
     let writer = MaybeLocation::caller();
     let (total, parallel) = count_rows(bodies, parallel_min);
-    for (entities, aabbs, velocities, flags, states, switches, own) in
+    for (entities, aabbs, velocities, flags, states, switches, own, rests) in
         bodies.contiguous_iter_mut().expect(DENSE)
     {
+        // The physics' own memory: never marked changed.
+        let rests = unpack(rests).0;
         let (mut a, mut v) = (unpack(aabbs), unpack(velocities));
         let (mut f, mut s) = (unpack(flags), unpack(states));
         let mut o = unpack(own);
@@ -181,16 +187,16 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
             columns,
             Column::new(&mut f),
             Column::new(&mut s),
-            (switches, Column::new(&mut o)),
+            (switches, Column::new(&mut o), rests),
         );
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
-            let (entities, (mut a, mut v), mut f, mut s, (switches, mut o)) = rows;
+            let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, rests)) = rows;
             let columns = (a.iter().zip(v.iter())).zip(f.iter().zip(s.iter()));
-            let own = switches.iter().zip(o.iter());
-            for ((&entity, (switches, o)), ((a, v), (f, s))) in
+            let own = (switches.iter().zip(o.iter())).zip(rests.iter_mut());
+            for ((&entity, ((switches, o), rest)), ((a, v), (f, s))) in
                 entities.iter().zip(own).zip(columns)
             {
-                work((entity, a, v, f, s, switches, o));
+                work((entity, a, v, f, s, switches, o, rest));
             }
         });
         stamp_writes(&mut a, writer);

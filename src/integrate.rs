@@ -10,6 +10,7 @@ use crate::body::{
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
+use crate::rest::Rest;
 use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
@@ -63,6 +64,7 @@ type IntegrateQuery<'w, 's> = Query<
         &'static mut BodyState,
         &'static BodySwitches,
         Has<Kinematic>,
+        &'static mut Rest,
     ),
 >;
 
@@ -75,6 +77,7 @@ type IntegrateItem<'a> = (
     Tracked<'a, BodyState>,
     &'a BodySwitches,
     bool,
+    &'a mut Rest,
 );
 
 /// Runs on the task pool above [`PhysicsConfig::parallel_min_bodies`]; each body is handled on
@@ -84,8 +87,15 @@ pub(crate) fn integrate(
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     mut bodies: IntegrateQuery,
+    mut last_dt: Local<f32>,
 ) {
     let dt = time.timestep().as_secs_f32();
+    // Every body is awake after a change of what every body's step depends on (and always
+    // when resting bodies are not skipped).
+    let wake_all = !config.skip_resting_bodies
+        || config.is_changed()
+        || map.is_changed()
+        || core::mem::replace(&mut *last_dt, dt) != dt;
     // Copied out of the resource: read through it, they were loaded again for every body.
     let (gravity, max_fall_speed, touch) = (
         config.gravity,
@@ -102,7 +112,14 @@ pub(crate) fn integrate(
         mut state,
         switches,
         kinematic,
+        rest,
     ): IntegrateItem| {
+        // A resting body is left alone (see `crate::rest`); kinematic and invalid bodies are
+        // always awake.
+        let wake = wake_all || kinematic || !aabb.is_valid() || !velocity.is_finite();
+        if !rest.begin(&aabb, &velocity, &flags, &state, switches, wake) {
+            return;
+        }
         // Marked changed only if the step can end with other flags than it began with: a
         // moving body's final flags are known only at the end of the response, which marks
         // them then if they are not settled (the same as at the start exactly when the start
@@ -171,9 +188,11 @@ pub(crate) fn integrate(
         }
     };
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
-    for (entities, aabbs, velocities, olds, flags, states, switches, kinematic) in
+    for (entities, aabbs, velocities, olds, flags, states, switches, kinematic, rests) in
         bodies.contiguous_iter_mut().expect(DENSE)
     {
+        // The physics' own memory: never marked changed.
+        let rests = unpack(rests).0;
         let (mut a, mut v, mut o) = (unpack(aabbs), unpack(velocities), unpack(olds));
         let (mut f, mut s) = (unpack(flags), unpack(states));
         let columns = (
@@ -186,7 +205,7 @@ pub(crate) fn integrate(
             columns,
             Column::new(&mut f),
             Column::new(&mut s),
-            switches,
+            (switches, rests),
         );
         for_each_piece(
             (rows, kinematic),
@@ -194,12 +213,13 @@ pub(crate) fn integrate(
             total,
             parallel,
             |(rows, kinematic)| {
-                let (entities, (mut a, mut v, mut o), mut f, mut s, switches) = rows;
+                let (entities, (mut a, mut v, mut o), mut f, mut s, (switches, rests)) = rows;
                 let columns = (a.iter().zip(v.iter()).zip(o.iter())).zip(f.iter().zip(s.iter()));
-                for ((&entity, switches), (((a, v), o), (f, s))) in
-                    entities.iter().zip(switches).zip(columns)
+                let own = switches.iter().zip(rests.iter_mut());
+                for ((&entity, (switches, rest)), (((a, v), o), (f, s))) in
+                    entities.iter().zip(own).zip(columns)
                 {
-                    work((entity, a, v, o, f, s, switches, kinematic));
+                    work((entity, a, v, o, f, s, switches, kinematic, rest));
                 }
             },
         );

@@ -41,31 +41,29 @@ pub(crate) fn split_shift(slots: usize) -> u32 {
     slots.div_ceil(SPLITS).next_power_of_two().trailing_zeros()
 }
 
-/// Files the pair of slots `a` and `b`, with `overlap` from `a`'s side, as its two ends, each
-/// in the list of its slot's range ([`split_shift`]`(slots)` is `shift`).
+/// Files the end of a pair in `slot` (its partner `other`, the overlap from `slot`'s side) in
+/// the list of its slot's range ([`split_shift`]`(slots)` is `shift`).
 #[inline]
-pub(crate) fn file_pair(ends: &mut Ends, shift: u32, a: u32, b: u32, overlap: Vec2) {
-    ends[(a >> shift) as usize].push(End {
-        slot: a,
-        other: b,
+pub(crate) fn file_end(ends: &mut Ends, shift: u32, slot: u32, other: u32, overlap: Vec2) {
+    ends[(slot >> shift) as usize].push(End {
+        slot,
+        other,
         overlap,
-    });
-    ends[(b >> shift) as usize].push(End {
-        slot: b,
-        other: a,
-        overlap: -overlap,
     });
 }
 
 /// Lays out the contacts among `slots` slots that the pair loop's `pieces` found (their
-/// [`Ends`], filed with `shift`) into `partners`' `starts` and `links`, in parallel by slot
-/// range when `parallel` is set. Returns how many contacts there are (twice the pairs).
-pub(crate) fn lay_out<'a, P: Sync>(
+/// [`Ends`], filed with `shift`), and the contacts `kept(k)` each slot keeps from the last
+/// step (none for a slot searched again), into `partners`' `starts` and `links`, in parallel
+/// by slot range when `parallel` is set, each slot's contacts in partner-slot order. Returns
+/// how many contacts there are (twice the pairs).
+pub(crate) fn lay_out<'a, 'k, P: Sync>(
     pieces: &'a [P],
     ends_of: impl Fn(&'a P) -> &'a Ends + Sync,
     slots: usize,
     shift: u32,
     parallel: bool,
+    kept: impl Fn(usize) -> &'k [Link] + Sync,
     partners: &mut Partners,
 ) -> usize {
     let mut bases = [0; SPLITS + 1];
@@ -73,6 +71,9 @@ pub(crate) fn lay_out<'a, P: Sync>(
         for (range, ends) in ends_of(piece).iter().enumerate() {
             bases[range + 1] += ends.len();
         }
+    }
+    for k in 0..slots {
+        bases[(k >> shift) + 1] += kept(k).len();
     }
     for range in 0..SPLITS {
         bases[range + 1] += bases[range];
@@ -88,22 +89,24 @@ pub(crate) fn lay_out<'a, P: Sync>(
     let end = |range: usize| (((range + 1) << shift).min(slots), bases[range + 1]);
     let range = |range: usize, ends: &mut [u32], links: &mut [Link]| {
         let lists = || pieces.iter().flat_map(|piece| &ends_of(piece)[range]);
-        lay_out_range(range << shift, bases[range], lists, ends, links);
+        lay_out_range(range << shift, bases[range], lists, &kept, ends, links);
     };
     for_each_split(&mut starts[1..], links, SPLITS, end, parallel, range);
     total
 }
 
 /// Lays out the contacts of the slots from `first` on, whose ends are `ends` (the layout's
-/// `starts[first + 1..]`): counts each slot's contacts, sums the counts from `base` (where
-/// this range's contacts begin in the whole layout), and writes each contact into `links` (its
-/// part of the layout, from `base` on), in the order `lists` gives them. Each slot's count goes
-/// one entry on (the last one's is not needed), so after the sum an entry is where its slot's
-/// contacts begin, then serves as its cursor, and ends where they end, as the layout wants.
-fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
+/// `starts[first + 1..]`): counts each slot's contacts (found, or kept), sums the counts from
+/// `base` (where this range's contacts begin in the whole layout), writes each contact into
+/// `links` (its part of the layout, from `base` on), and sorts each slot's by partner slot.
+/// Each slot's count goes one entry on (the last one's is not needed), so after the sum an
+/// entry is where its slot's contacts begin, then serves as its cursor, and ends where they
+/// end, as the layout wants.
+fn lay_out_range<'a, 'k, I: Iterator<Item = &'a End>>(
     first: usize,
     base: usize,
     lists: impl Fn() -> I,
+    kept: &impl Fn(usize) -> &'k [Link],
     ends: &mut [u32],
     links: &mut [Link],
 ) {
@@ -117,6 +120,9 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
             ends[k + 1] += 1;
         }
     }
+    for k in 0..last {
+        ends[k + 1] += kept(first + k).len() as u32;
+    }
     ends[0] = base as u32;
     for k in 1..ends.len() {
         ends[k] += ends[k - 1];
@@ -129,6 +135,28 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
         };
         *cursor += 1;
     }
+    let mut start = base;
+    for (k, cursor) in ends.iter_mut().enumerate() {
+        let kept = kept(first + k);
+        let at = *cursor as usize - base;
+        links[at..at + kept.len()].copy_from_slice(kept);
+        *cursor += kept.len() as u32;
+        // Few contacts each: an insertion sort.
+        sort_by_partner(&mut links[start - base..*cursor as usize - base]);
+        start = *cursor as usize;
+    }
+}
+
+/// Sorts one slot's contacts by partner slot (each partner appears once).
+#[inline]
+fn sort_by_partner(links: &mut [Link]) {
+    for i in 1..links.len() {
+        let mut j = i;
+        while j > 0 && links[j - 1].other > links[j].other {
+            links.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -136,9 +164,15 @@ mod tests {
     use super::*;
     use crate::test_rng::xorshift32;
 
+    /// Whether the layout test's slot `k` keeps its contacts from the last step.
+    fn keeps(k: u32) -> bool {
+        k % 3 == 1
+    }
+
     /// Five pieces' [`Ends`] holding `pairs` random pairs among `slots` slots, filed as the pair
-    /// loop files them; and each slot's contacts in pair order, the layout expected.
-    fn random_pairs(slots: usize, pairs: usize, shift: u32) -> (Vec<Ends>, Vec<Vec<(u32, Vec2)>>) {
+    /// loop files them (except the ends of the slots that keep their contacts); and each slot's
+    /// contacts in pair order.
+    fn random_pairs(slots: usize, pairs: usize, shift: u32) -> (Vec<Ends>, Vec<Vec<Link>>) {
         let mut next = xorshift32(0x9E37_79B9);
         let mut pieces: Vec<Ends> = (0..5).map(|_| Ends::default()).collect();
         let mut expected = vec![Vec::new(); slots];
@@ -146,15 +180,18 @@ mod tests {
             let a = next() % slots as u32;
             let b = (a + 1 + next() % (slots as u32 - 1)) % slots as u32;
             let overlap = Vec2::new(i as f32, -(i as f32));
-            file_pair(&mut pieces[i * 5 / pairs], shift, a, b, overlap);
-            expected[a as usize].push((b, overlap));
-            expected[b as usize].push((a, -overlap));
+            for (me, other, overlap) in [(a, b, overlap), (b, a, -overlap)] {
+                if !keeps(me) {
+                    file_end(&mut pieces[i * 5 / pairs], shift, me, other, overlap);
+                }
+                expected[me as usize].push(Link { other, overlap });
+            }
         }
         (pieces, expected)
     }
 
     #[test]
-    fn the_layout_by_slot_range_is_each_slots_contacts_in_pair_order() {
+    fn the_layout_by_slot_range_is_each_slots_contacts_by_partner_found_or_kept() {
         for (slots, pairs) in [
             (0, 0),
             (1, 0),
@@ -170,10 +207,20 @@ mod tests {
                 slots == 0 || (slots - 1) >> shift < SPLITS,
                 "{slots} slots fit the ranges"
             );
-            let (pieces, expected) = if pairs == 0 {
+            let (pieces, in_pair_order) = if pairs == 0 {
                 (vec![Ends::default(); 3], vec![Vec::new(); slots])
             } else {
                 random_pairs(slots, pairs, shift)
+            };
+            // What a slot keeps is in partner order already (the last step's layout).
+            let mut expected = in_pair_order.clone();
+            expected.iter_mut().for_each(|l| l.sort_by_key(|l| l.other));
+            let kept = |k: usize| {
+                if keeps(k as u32) {
+                    &expected[k][..]
+                } else {
+                    &[]
+                }
             };
             // Stale contents from a larger step before must not leak into this one.
             let stale = Link {
@@ -185,17 +232,26 @@ mod tests {
                 links: vec![stale; 2 * pairs + 5],
                 ..default()
             };
-            let total = lay_out(&pieces, |ends| ends, slots, shift, false, &mut partners);
+            let total = lay_out(
+                &pieces,
+                |ends| ends,
+                slots,
+                shift,
+                false,
+                kept,
+                &mut partners,
+            );
             assert_eq!(total, 2 * pairs);
             assert_eq!(partners.starts.len(), slots + 1);
             assert_eq!(partners.links.len(), total);
             for (k, want) in expected.iter().enumerate() {
-                let got: Vec<(u32, Vec2)> = partners
-                    .links_of(k)
-                    .iter()
-                    .map(|link| (link.other, link.overlap))
-                    .collect();
-                assert_eq!(&got, want, "slot {k} of {slots}");
+                let got = partners.links_of(k);
+                let same = got.len() == want.len()
+                    && got
+                        .iter()
+                        .zip(want)
+                        .all(|(g, w)| g.other == w.other && g.overlap == w.overlap);
+                assert!(same, "slot {k} of {slots}: {got:?} against {want:?}");
             }
         }
     }

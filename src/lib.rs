@@ -89,6 +89,7 @@ pub mod partition;
 mod plugin;
 pub mod query;
 pub mod response;
+mod rest;
 mod rows;
 pub mod schedule;
 pub mod sensors;

@@ -17,9 +17,13 @@
 //!    fixed number of pieces that run on the task pool above
 //!    [`PhysicsConfig::parallel_min_bodies`]; the pieces are joined in cell order, so the result
 //!    is the same on any number of threads.
-//! 3. **Layout.** The pairs are counted per body and laid out per body in pair order (a
-//!    counting sort), contiguously in slot order, as the other body's slot and the overlap
-//!    (12 bytes per contact). It runs in parallel by slot range: the pair loop files each
+//!    Resting bodies (see `src/rest.rs`) are left out: only the pairs with at least one body
+//!    that is awake or an awake body's partner at the last step are tested in the cells; an
+//!    awake body's new partners are then searched for one by one.
+//! 3. **Layout.** The pairs are counted per body and laid out per body in partner-slot order
+//!    (a counting sort, then each body's few contacts sorted), contiguously in slot order, as
+//!    the other body's slot and the overlap (12 bytes per contact); a resting body's contacts
+//!    are the last step's. It runs in parallel by slot range: the pair loop files each
 //!    pair's two ends by the range of each body's slot, so each range reads only its own
 //!    (`src/layout.rs`). A [`CollisionData`] is built from that and the two snapshots when
 //!    it is read: by the response, and for [`Contacts`].
@@ -35,11 +39,13 @@ use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::geometry::signed_overlap_within;
 use crate::layers::CollisionLayers;
-use crate::layout::{Ends, file_pair, lay_out, split_shift};
+use crate::layout::{Ends, file_end, lay_out, split_shift};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item};
-use crate::partition::{Partition, shared_corner_bits};
+use crate::partition::{CellRange, Partition, shared_corner_bits};
+use crate::rest::{ACTIVE, AWAKE, JOINED};
 use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
+use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
 /// the pair was detected (article 000's `CollisionData`): the response reads only this, never
@@ -163,11 +169,13 @@ pub struct PhysicsStats {
 
 #[derive(Default)]
 struct PieceOut {
-    /// Each pair found, once per body, filed by slot range ([`file_pair`]).
+    /// Each pair found, once per body, filed by slot range ([`file_end`]).
     ends: Ends,
     tested: usize,
     /// The bodies of the cell being searched, gathered contiguously.
     near: Vec<Near>,
+    /// The resting bodies this piece found to touch an awake body ([`JOINED`]).
+    joined: Vec<u32>,
 }
 
 /// What the pair loop reads of each body of a cell: its slot, box and ownership data.
@@ -182,6 +190,8 @@ struct Near {
     center: Vec2,
     half: Vec2,
     layers: CollisionLayers,
+    /// [`AWAKE`] and [`ACTIVE`] bits of the body's mode when the cells were searched.
+    mode: u8,
 }
 
 /// Buffers kept between steps, so detection allocates nothing once the scene has settled.
@@ -189,6 +199,8 @@ struct Near {
 pub(crate) struct DetectScratch {
     pieces: Vec<PieceOut>,
     changes: Vec<Vec<Change>>,
+    /// The cells holding a body searched with every body this step.
+    searched: Vec<bool>,
 }
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
@@ -209,49 +221,83 @@ pub(crate) fn detect_pairs(
     // The last detection's partners become the previous step's.
     core::mem::swap(&mut l.now, &mut l.last);
     // 1. Snapshot (see `ContactLayout::take_snapshot`).
-    let (n, detected) = l.take_snapshot(
+    let (n, detected, kept) = l.take_snapshot(
         &bodies,
         config.contact_tolerance,
         config.parallel_min_bodies,
     );
     let parallel = n >= config.parallel_min_bodies;
+    let partition = &*partition;
+    let dims = partition.dims();
+    let cell_count = (dims.x * dims.y) as usize;
 
-    // 2. Pairs, piece by piece of the cell list.
+    // Which bodies are searched with every body: all of them, unless resting bodies can keep
+    // the last step's contacts (every body kept its slot, and no body went away since).
+    let carry =
+        config.skip_resting_bodies && kept && !l.last.forgotten && l.last.starts.len() == n + 1;
+    s.searched.clear();
+    s.searched.resize(cell_count, !carry);
+    if carry {
+        mark_searched(l, partition, &mut s.searched);
+    } else {
+        l.modes.iter_mut().for_each(|m| *m.get_mut() |= ACTIVE);
+    }
+
+    // 2. Pairs, piece by piece of the cell list, then the bodies that joined awake ones.
     let shift = split_shift(n);
     s.pieces.resize_with(CHUNKS, PieceOut::default);
     {
-        let (snaps, now) = (&l.snaps, &l.now);
-        let partition = &*partition;
-        let dims = partition.dims();
-        let cell_count = (dims.x * dims.y) as usize;
+        let (snaps, now, modes, ranges) = (&l.snaps, &l.now, &l.modes, &l.ranges);
+        let searched = &s.searched;
         for_each_chunk(&mut s.pieces, parallel, |i, out| {
             out.ends.iter_mut().for_each(Vec::clear);
+            out.joined.clear();
             out.tested = 0;
             let cells = chunk_range(i, CHUNKS, cell_count);
             // The cell's coordinates, stepped along with its flat index (no division per cell).
             let start = cells.start as u32;
             let mut cell = UVec2::new(start % dims.x.max(1), start / dims.x.max(1));
             for flat in cells {
-                prefetch_cell(partition, flat + READ_AHEAD);
-                prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
-                let list = partition.cell_at_flat(flat);
-                find_pairs_in_cell(list, cell, shift, snaps, now, out);
+                if searched[flat] {
+                    prefetch_cell(partition, flat + READ_AHEAD);
+                    prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
+                    let list = partition.cell_at_flat(flat);
+                    find_pairs_in_cell(list, cell, shift, (snaps, now, modes), out);
+                }
                 cell.x += 1;
                 if cell.x == dims.x {
                     cell = UVec2::new(0, cell.y + 1);
                 }
             }
         });
+        if carry {
+            for_each_chunk(&mut s.pieces, parallel, |_, out| {
+                for &q in &out.joined {
+                    let range = ranges[q as usize];
+                    find_pairs_of(q, range, partition, shift, (snaps, now), &mut out.ends);
+                    modes[q as usize].fetch_or(ACTIVE, Relaxed);
+                }
+            });
+        }
     }
 
-    // 3. Per-body layout.
+    // 3. Per-body layout: resting bodies keep their contacts.
     let tested = s.pieces.iter().map(|piece| piece.tested).sum();
+    let (last, modes) = (&l.last, &l.modes);
+    let kept_links = |k: usize| {
+        if carry && modes[k].load(Relaxed) & ACTIVE == 0 {
+            last.links_of(k)
+        } else {
+            &[]
+        }
+    };
     let found = lay_out(
         &s.pieces,
         |piece| &piece.ends,
         n,
         shift,
         parallel,
+        kept_links,
         &mut l.now,
     ) / 2;
 
@@ -316,14 +362,37 @@ fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
     }
 }
 
-/// Tests every pair of one cell's list, keeping the pairs this cell owns.
+/// Marks awake bodies' partners of the last step [`ACTIVE`], and the cells of every active
+/// body as `searched`.
+fn mark_searched(l: &ContactLayout, partition: &Partition, searched: &mut [bool]) {
+    let modes = &l.modes;
+    for (k, mode) in modes.iter().enumerate() {
+        if mode.load(Relaxed) & AWAKE != 0 {
+            for link in l.last.links_of(k) {
+                modes[link.other as usize].fetch_or(ACTIVE, Relaxed);
+            }
+        }
+    }
+    let width = partition.dims().x as usize;
+    for (k, mode) in modes.iter().enumerate() {
+        if mode.load(Relaxed) & ACTIVE != 0 && l.now.entities[k] != Entity::PLACEHOLDER {
+            let (lo, hi) = l.ranges[k];
+            for y in lo.y..=hi.y {
+                let row = y as usize * width;
+                searched[row + lo.x as usize..=row + hi.x as usize].fill(true);
+            }
+        }
+    }
+}
+
+/// Tests the pairs of one cell's list that have an active body, keeping the pairs this cell
+/// owns; a resting body found touching an awake one is noted in `out.joined`.
 #[inline]
 fn find_pairs_in_cell(
     list: &[Entity],
     cell: UVec2,
     shift: u32,
-    snaps: &[Snap],
-    now: &Partners,
+    (snaps, now, modes): (&[Snap], &Partners, &[AtomicU8]),
     out: &mut PieceOut,
 ) {
     // Gather the cell's bodies once (every body in a cell was snapshotted; the lookup guards
@@ -345,15 +414,16 @@ fn find_pairs_in_cell(
                 center: b.center,
                 half: b.half,
                 layers: b.layers,
+                mode: modes[k].load(Relaxed) & (AWAKE | ACTIVE),
             });
         }
     }
     // Bodies that all share layers that collide with themselves (the usual case: the default
     // layers) need no layer test per pair.
     if uniform && layers.is_some_and(|l| l.interacts_with(l)) {
-        test_cell_pairs::<false>(widest, shift, out);
+        test_cell_pairs::<false>(widest, shift, modes, out);
     } else {
-        test_cell_pairs::<true>(widest, shift, out);
+        test_cell_pairs::<true>(widest, shift, modes, out);
     }
 }
 
@@ -362,17 +432,24 @@ fn find_pairs_in_cell(
 /// the pair's own), then confirmed with the pair's ([`signed_overlap_within`]), so the screen
 /// needs no per-pair maximum.
 #[inline]
-fn test_cell_pairs<const LAYERS: bool>(widest: f32, shift: u32, out: &mut PieceOut) {
+fn test_cell_pairs<const LAYERS: bool>(
+    widest: f32,
+    shift: u32,
+    modes: &[AtomicU8],
+    out: &mut PieceOut,
+) {
     for (i, a) in out.near.iter().enumerate() {
+        let a_active = a.mode & ACTIVE != 0;
         // The later bodies in blocks of 64: each test is branch-free and sets one bit, and
         // only the touching pairs (about one test in eight in a pile) are then visited.
         for later in out.near[i + 1..].chunks(64) {
             let (mut tested, mut touching) = (0, 0u64);
             for (k, b) in later.iter().enumerate() {
                 // The pair belongs to the first cell both cover: report it there only. Pairs
-                // whose layers do not match are never tested.
-                let mine =
-                    (a.corner | b.corner) == 3 && (!LAYERS || a.layers.interacts_with(b.layers));
+                // whose layers do not match, or of two resting bodies, are never tested.
+                let mine = (a.corner | b.corner) == 3
+                    && (a_active | (b.mode & ACTIVE != 0))
+                    && (!LAYERS || a.layers.interacts_with(b.layers));
                 let delta = (a.center - b.center).abs();
                 // Summed in the order the confirmation sums, so the screen (with a tolerance
                 // at least the pair's) never rejects a pair the confirmation would keep.
@@ -390,12 +467,73 @@ fn test_cell_pairs<const LAYERS: bool>(widest: f32, shift: u32, out: &mut PieceO
                 // Touching within the pair's contact tolerance counts: a body put back on
                 // another can end a rounding error away from it.
                 let skin = a.skin.max(b.skin);
-                if let Some(overlap) =
-                    signed_overlap_within(a.center, a.half, b.center, b.half, skin)
-                {
-                    file_pair(&mut out.ends, shift, a.slot, b.slot, overlap);
+                let Some(overlap) = pair_overlap(a, b, skin) else {
+                    continue;
+                };
+                if a_active {
+                    file_end(&mut out.ends, shift, a.slot, b.slot, overlap);
+                }
+                if b.mode & ACTIVE != 0 {
+                    file_end(&mut out.ends, shift, b.slot, a.slot, -overlap);
+                }
+                // A resting body touching an awake one has its pairs searched after the cells.
+                for (me, other) in [(a, b), (b, a)] {
+                    if other.mode & AWAKE != 0
+                        && me.mode & ACTIVE == 0
+                        && modes[me.slot as usize].fetch_or(JOINED, Relaxed) & JOINED == 0
+                    {
+                        out.joined.push(me.slot);
+                    }
                 }
             }
+        }
+    }
+}
+
+/// The overlap of `a` with `b`, from `a`'s side, worked out from the body in the lower slot's
+/// side whichever is `a`, so a pair's overlap does not depend on which of them was met first.
+#[inline]
+fn pair_overlap(a: &Near, b: &Near, skin: f32) -> Option<Vec2> {
+    if a.slot < b.slot {
+        signed_overlap_within(a.center, a.half, b.center, b.half, skin)
+    } else {
+        signed_overlap_within(b.center, b.half, a.center, a.half, skin).map(|o| -o)
+    }
+}
+
+/// Finds every pair of slot `q` (a resting body that joined an awake one) in its cells, each
+/// in the cell that owns it, and files `q`'s end of each.
+fn find_pairs_of(
+    q: u32,
+    range: CellRange,
+    partition: &Partition,
+    shift: u32,
+    (snaps, now): (&[Snap], &Partners),
+    ends: &mut Ends,
+) {
+    let me = &snaps[q as usize];
+    let near = |k: usize, b: &Snap, cell: UVec2| Near {
+        slot: k as u32,
+        corner: shared_corner_bits(b.first_cell, cell),
+        skin: b.skin,
+        center: b.center,
+        half: b.half,
+        layers: b.layers,
+        mode: 0,
+    };
+    for (cell, e) in partition.bodies_in(range) {
+        let Some((k, b)) = slot_snap(e, snaps, now).filter(|(_, b)| b.entity == e) else {
+            continue;
+        };
+        if k == q as usize {
+            continue;
+        }
+        let (a, b) = (near(q as usize, me, cell), near(k, b, cell));
+        if (a.corner | b.corner) != 3 || !a.layers.interacts_with(b.layers) {
+            continue;
+        }
+        if let Some(overlap) = pair_overlap(&a, &b, a.skin.max(b.skin)) {
+            file_end(ends, shift, a.slot, b.slot, overlap);
         }
     }
 }

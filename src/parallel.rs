@@ -8,6 +8,8 @@ use bevy::ecs::query::{IterQueryData, QueryFilter, QueryItem};
 use bevy::ecs::system::Query;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 
+use crate::rows::Rows;
+
 /// How many pieces chunked work is cut into (a constant, so results are the same on every
 /// machine; enough to keep every core of a desktop busy).
 pub(crate) const CHUNKS: usize = 64;
@@ -124,6 +126,38 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
         None => {
             while let Some((i, pa, pb)) = cut() {
                 f(i, pa, pb);
+            }
+        }
+    }
+}
+
+/// Cuts `rows` (columns of `len` rows) into `pieces` nearly equal consecutive pieces
+/// ([`chunk_range`]) and runs `f(range of rows, piece)` for each: on the compute task pool
+/// when `parallel` is set (and a pool exists), else in order on this thread.
+pub(crate) fn for_each_row_chunk<R: Rows>(
+    rows: R,
+    len: usize,
+    pieces: usize,
+    parallel: bool,
+    f: impl Fn(core::ops::Range<usize>, R) + Sync,
+) {
+    let pool = ComputeTaskPool::try_get().filter(|p| parallel && p.thread_num() > 1);
+    let (mut rest, mut i) = (Some(rows), 0);
+    let mut cut = move || {
+        if i == pieces {
+            return None;
+        }
+        let range = chunk_range(i, pieces, len);
+        let (head, tail) = rest.take()?.split_rows(range.len());
+        rest = Some(tail);
+        i += 1;
+        Some((range, head))
+    };
+    match pool {
+        Some(pool) => run_pieces(pool, cut, |(range, rows)| f(range, rows)),
+        None => {
+            while let Some((range, rows)) = cut() {
+                f(range, rows);
             }
         }
     }

@@ -13,6 +13,7 @@ use crate::messages::{CollisionEnded, CollisionStarted, Landed};
 use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
 use crate::response::respond_to_contacts;
+use crate::rest::wake_relayered;
 use crate::schedule::PhysicsSystems;
 use crate::sensors::{
     Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, update_sensors,
@@ -108,7 +109,9 @@ impl Plugin for PhysicsPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    integrate.in_set(PhysicsSystems::Integrate),
+                    (wake_relayered, integrate)
+                        .chain()
+                        .in_set(PhysicsSystems::Integrate),
                     collide_tiles.in_set(PhysicsSystems::TileCollide),
                     update_partition.in_set(PhysicsSystems::UpdatePartition),
                     detect_pairs.in_set(PhysicsSystems::DetectPairs),

@@ -44,6 +44,7 @@ use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{Landed, Landings};
 use crate::pairs::CollisionData;
+use crate::rest::ACTIVE;
 use crate::snapshot::ContactLayout;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
@@ -240,10 +241,26 @@ pub(crate) fn respond_to_contacts(
         mut state,
         switches,
         mut transform,
+        rest,
     ): MovingBody<Transform>| {
         // The contacts as detected (the same as the body's `Contacts`), read from the
-        // contiguous layout.
-        let contacts = layout.of(entity);
+        // contiguous layout, and the body's kind this step.
+        let (contacts, mode) = layout.with_mode(entity);
+        // A resting body is left alone; an active one (an awake body's partner) responds from
+        // the state tile collision left it in at its last processed step (see `crate::rest`).
+        if !rest.awake() {
+            if mode.is_some_and(|m| m & ACTIVE == 0) {
+                return;
+            }
+            let (center, v, tile_flags) = rest.tile_state();
+            if aabb.center != center {
+                aabb.center = center;
+            }
+            if velocity.0 != v {
+                velocity.0 = v;
+            }
+            *flags.bypass_change_detection() = tile_flags;
+        }
         if contacts.len() == 0 {
             if state.ground_velocity != Vec2::ZERO {
                 state.ground_velocity = Vec2::ZERO;
@@ -299,6 +316,7 @@ pub(crate) fn respond_to_contacts(
         if !flags.settled() {
             flags.set_changed();
         }
+        rest.end(&aabb, &velocity, &flags, &state, switches);
         // The response is the last stage to move the body: its `Transform` follows here
         // (kinematic bodies' in `write_transforms`).
         follow(aabb.center, aabb.is_changed(), &mut transform);

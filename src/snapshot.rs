@@ -10,9 +10,11 @@ use crate::flags::PushFlags;
 use crate::geometry::skin_at;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::pairs::CollisionData;
-use crate::parallel::{CHUNKS, chunk_range, for_each_split};
-use crate::partition::GridAreas;
+use crate::parallel::{CHUNKS, for_each_row_chunk};
+use crate::partition::{CellRange, GridAreas};
+use crate::rest::{ACTIVE, AWAKE, Rest};
 use crate::rows::DENSE;
+use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 /// A body as pair detection saw it. Aligned to a cache line, so each random read of a snapshot
 /// (the pair loop's gather, the other body of a contact read by the response or for
@@ -62,8 +64,13 @@ pub(crate) struct ContactLayout {
     pub(crate) now: Partners,
     /// The previous step's.
     pub(crate) last: Partners,
-    /// Every detected body as detection saw it, by slot.
+    /// Every detected body as detection saw it, by slot. A resting body's stays from the step
+    /// that wrote it (see `crate::rest`).
     pub(crate) snaps: Vec<Snap>,
+    /// Each slot's cells, written with its snapshot.
+    pub(crate) ranges: Vec<CellRange>,
+    /// Each slot's kind this step: [`AWAKE`], [`ACTIVE`], [`JOINED`] bits; none when at rest.
+    pub(crate) modes: Vec<AtomicU8>,
 }
 
 /// The contacts of one body at the last detection, as [`CollisionData`] records built from the
@@ -119,22 +126,31 @@ impl ContactLayout {
             .collect()
     }
 
-    /// The contacts `entity` got at the last detection, in detection order (none when it was
-    /// not detected).
+    /// The contacts `entity` got at the last detection, in partner-slot order (none when it
+    /// was not detected).
     #[inline]
     pub(crate) fn of(&self, entity: Entity) -> ContactsOf<'_> {
-        let (me, links) = match self.now.slot(entity) {
+        self.with_mode(entity).0
+    }
+
+    /// [`of`](Self::of), and the body's kind this step (`crate::rest`'s bits; `None` when it
+    /// was not detected).
+    #[inline]
+    pub(crate) fn with_mode(&self, entity: Entity) -> (ContactsOf<'_>, Option<u8>) {
+        let (me, links, mode) = match self.now.slot(entity) {
             Some(k) => {
                 self.prefetch_partners(k + PARTNERS_AHEAD);
-                (&self.snaps[k], self.now.links_of(k))
+                let mode = self.modes.get(k).map(|m| m.load(Relaxed));
+                (&self.snaps[k], self.now.links_of(k), mode)
             }
-            None => (&Snap::EMPTY, &[][..]),
+            None => (&Snap::EMPTY, &[][..], None),
         };
-        ContactsOf {
+        let contacts = ContactsOf {
             me,
             links: links.iter(),
             snaps: &self.snaps,
-        }
+        };
+        (contacts, mode)
     }
 
     /// Asks the processor to start loading the snapshots of slot `k`'s partners (if `k` is a
@@ -169,6 +185,7 @@ pub(crate) type BodyQuery<'w, 's> = Query<
         &'static PushFlags,
         Option<&'static CollisionLayers>,
         Has<Kinematic>,
+        &'static Rest,
     ),
 >;
 
@@ -227,46 +244,83 @@ impl ContactLayout {
     /// empty (`Entity::PLACEHOLDER`), so it is never found there. Filled in pieces of rows on
     /// the task pool (from `parallel_min` bodies), each piece writing only its own slots and
     /// walking the tables to find its rows (a game may have many small ones). `touch` is
-    /// [`PhysicsConfig::contact_tolerance`](crate::PhysicsConfig::contact_tolerance). Returns
-    /// the number of slots and of bodies given one.
+    /// [`PhysicsConfig::contact_tolerance`](crate::PhysicsConfig::contact_tolerance).
+    ///
+    /// An awake body's snapshot is taken from its components; a resting one's (see
+    /// `crate::rest`) is left as it is when the body had the same slot at the last step (it
+    /// is what the body would show again), and is otherwise rebuilt from what tile collision
+    /// left at its last processed step. Each slot's mode is set to [`AWAKE`] and [`ACTIVE`]
+    /// for awake bodies, none for the others. Returns the number of slots, of bodies given
+    /// one, and whether every body kept its slot of the last step.
     pub(crate) fn take_snapshot(
         &mut self,
         bodies: &BodyQuery,
         touch: f32,
         parallel_min: usize,
-    ) -> (usize, usize) {
+    ) -> (usize, usize, bool) {
         let tables = || bodies.contiguous_iter().expect(DENSE);
         let n: usize = tables().map(|t| t.0.len()).sum();
         let parallel = n >= parallel_min;
         self.snaps.resize(n, Snap::EMPTY);
+        self.ranges.resize(n, (UVec2::ZERO, UVec2::ZERO));
+        self.modes.resize_with(n, || AtomicU8::new(0));
         self.now.entities.clear();
         self.now.entities.resize(n, Entity::PLACEHOLDER);
         self.now.forgotten = false;
-        let end = |i: usize| chunk_range(i, CHUNKS, n).end;
-        let snap = |i: usize, snaps: &mut [Snap], slots: &mut [Entity]| {
-            let rows = chunk_range(i, CHUNKS, n);
+        let last = &self.last.entities;
+        let moved = AtomicBool::new(last.len() != n);
+        let snap = |rows: core::ops::Range<usize>,
+                    (snaps, ranges, slots, modes): (
+            &mut [Snap],
+            &mut [CellRange],
+            &mut [Entity],
+            &mut [AtomicU8],
+        )| {
             let mut base = 0;
-            for (entities, aabbs, velocities, olds, areas, flags, layers, kinematic) in tables() {
+            let mut kept = true;
+            for (entities, aabbs, velocities, olds, areas, flags, layers, kinematic, rests) in
+                tables()
+            {
                 let table = base..base + entities.len();
                 base = table.end;
                 for slot in rows.start.max(table.start)..rows.end.min(table.end) {
                     let (row, at) = (slot - table.start, slot - rows.start);
-                    let Some((first_cell, _)) = areas[row].range() else {
+                    let entity = entities[row];
+                    let rest = &rests[row];
+                    let awake = rest.awake();
+                    *modes[at].get_mut() = if awake { AWAKE | ACTIVE } else { 0 };
+                    let stable = last.get(slot) == Some(&entity);
+                    kept &= stable;
+                    let Some(range) = areas[row].range() else {
                         slots[at] = Entity::PLACEHOLDER;
                         snaps[at] = Snap::EMPTY;
                         continue;
                     };
-                    slots[at] = entities[row];
+                    slots[at] = entity;
+                    if !awake && stable {
+                        continue;
+                    }
+                    let (center, velocity, blocked) = if awake {
+                        (
+                            aabbs[row].center,
+                            velocities[row].0,
+                            flags[row].blocked_sides(),
+                        )
+                    } else {
+                        let (center, velocity, flags) = rest.tile_state();
+                        (center, velocity, flags.blocked_sides())
+                    };
+                    ranges[at] = range;
                     snaps[at] = Snap {
-                        entity: entities[row],
-                        center: aabbs[row].center,
+                        entity,
+                        center,
                         half: aabbs[row].half_extents,
-                        velocity: velocities[row].0,
+                        velocity,
                         old: olds[row].0,
-                        first_cell,
-                        skin: skin_at(touch, aabbs[row].center),
+                        first_cell: range.0,
+                        skin: skin_at(touch, center),
                         kinematic,
-                        blocked: flags[row].blocked_sides(),
+                        blocked,
                         layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
                     };
                 }
@@ -274,16 +328,17 @@ impl ContactLayout {
                     break;
                 }
             }
+            if !kept {
+                moved.store(true, Relaxed);
+            }
         };
-        let ends = |i: usize| (end(i), end(i));
-        for_each_split(
-            &mut self.snaps,
-            &mut self.now.entities,
-            CHUNKS,
-            ends,
-            parallel,
-            snap,
+        let rows = (
+            &mut self.snaps[..],
+            &mut self.ranges[..],
+            &mut self.now.entities[..],
+            &mut self.modes[..],
         );
+        for_each_row_chunk(rows, n, CHUNKS, parallel, snap);
         let mut detected = 0;
         for (k, &entity) in self.now.entities.iter().enumerate() {
             if entity == Entity::PLACEHOLDER {
@@ -296,6 +351,6 @@ impl ContactLayout {
             self.now.slot_of[index] = k as u32;
             detected += 1;
         }
-        (n, detected)
+        (n, detected, !moved.into_inner())
     }
 }

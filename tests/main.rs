@@ -18,6 +18,7 @@ mod one_way;
 mod partition;
 mod properties;
 mod queries;
+mod rest;
 mod seams;
 mod sensors;
 mod sliding;

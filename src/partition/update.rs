@@ -10,6 +10,7 @@ use super::{CellRange, GridArea, GridAreas, Partition};
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
 use crate::geometry::skin_at;
+use crate::rest::Rest;
 use crate::rows::{Changes, DENSE, count_rows, for_each_piece};
 use crate::tiles::TileMap;
 
@@ -46,7 +47,16 @@ pub(crate) fn leave_partition_hook(mut world: DeferredWorld, context: HookContex
 type CellChange = (Entity, Option<CellRange>);
 
 /// `Mut` rather than `&mut` for the areas: its read-only view keeps their added ticks.
-type PartitionQuery<'w, 's> = Query<'w, 's, (Entity, Ref<'static, Aabb>, Mut<'static, GridAreas>)>;
+type PartitionQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        Ref<'static, Aabb>,
+        Mut<'static, GridAreas>,
+        &'static Rest,
+    ),
+>;
 
 /// Updates the cells of every body whose box moved to other cells (and of all bodies when the
 /// grid was rebuilt).
@@ -60,29 +70,30 @@ pub(crate) fn update_partition(
     let rebuilt = partition.fit(&map, config.partition_cell_tiles);
     if rebuilt {
         // A new grid holds nobody yet (rare: the map or the cell size changed).
-        for (_, _, mut areas) in &mut bodies {
+        for (_, _, mut areas, _) in &mut bodies {
             areas.areas.clear();
             areas.range = None;
         }
     }
-    // Which bodies change cells: every body whose box changed (all of them after a rebuild)
-    // is checked, read as table slices and on the task pool for large scenes; few change.
-    // They are then handled in entity order, so the cells' lists come out the same on any
-    // number of threads.
+    // Which bodies change cells: every awake body (see `crate::rest`) and every new one (all
+    // of them after a rebuild) is checked, read as table slices and on the task pool for
+    // large scenes; few change. A resting body's box is the one it was filed with. They are
+    // then handled in entity order, so the cells' lists come out the same on any number of
+    // threads.
     let grid = &*partition;
     let shared = &*found;
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
-    for (entities, aabbs, areas) in bodies.contiguous_iter().expect(DENSE) {
-        let moved = Changes::changed(&aabbs);
+    for (entities, aabbs, areas, rests) in bodies.contiguous_iter().expect(DENSE) {
         let (arrived, aabbs, areas) = (
             Changes::added(&areas),
             aabbs.into_inner(),
             areas.into_inner(),
         );
-        let rows = (entities, (aabbs, moved), (areas, arrived));
+        let rows = (entities, (aabbs, rests), (areas, arrived));
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
-            let (entities, (aabbs, moved), (areas, arrived)) = rows;
-            let checked = (moved.iter().zip(arrived.iter())).map(|(m, a)| rebuilt || m || a);
+            let (entities, (aabbs, rests), (areas, arrived)) = rows;
+            let checked =
+                (rests.iter().zip(arrived.iter())).map(|(r, a)| rebuilt || r.awake() || a);
             for ((&entity, (aabb, areas)), checked) in
                 entities.iter().zip(aabbs.iter().zip(areas)).zip(checked)
             {
@@ -104,7 +115,7 @@ pub(crate) fn update_partition(
     found.drain_into(&mut changed);
     changed.sort_unstable_by_key(|&(entity, _)| entity);
     for &(entity, range) in changed.iter() {
-        let Ok((_, _, mut areas)) = bodies.get_mut(entity) else {
+        let Ok((_, _, mut areas, _)) = bodies.get_mut(entity) else {
             continue;
         };
         let mut mine = core::mem::take(&mut *areas);
@@ -122,7 +133,7 @@ pub(crate) fn update_partition(
             if let Some(moved) = partition.swap_remove(area.cell, area.index) {
                 if moved == entity {
                     repoint(&mut mine, area.cell, area.index);
-                } else if let Ok((_, _, mut other)) = bodies.get_mut(moved) {
+                } else if let Ok((_, _, mut other, _)) = bodies.get_mut(moved) {
                     repoint(&mut other, area.cell, area.index);
                 }
             }
@@ -143,7 +154,7 @@ pub(crate) fn update_partition(
             }
         }
         mine.range = range;
-        if let Ok((_, _, mut areas)) = bodies.get_mut(entity) {
+        if let Ok((_, _, mut areas, _)) = bodies.get_mut(entity) {
             *areas = mine;
         }
     }

@@ -40,75 +40,84 @@ pub(crate) fn collide_tiles(
     let bounds = map.bounds();
     let map = &*map;
     let found = &*landings;
-    let work =
-        |(entity, mut aabb, mut velocity, mut flags, mut state, switches, mut memo): MovingBody<
-            TileMemo,
-        >| {
-            if !aabb.is_valid() {
-                return;
-            }
-            if !switches.world_collision {
-                // Marked changed by the response, if the step changes the flags.
-                flags.bypass_change_detection().set_tile_sides(0);
-                state.standing_on = None;
-                state.overlaps_ladder = false;
-                return;
-            }
-            let mut body = TileBody {
-                center: aabb.center,
-                half: aabb.half_extents,
-                velocity: velocity.0,
-            };
-            let pass = PassThrough {
-                drop_through: switches.drop_through,
-                climbing: switches.climbing,
-            };
-            let params = if switches.friction {
-                params
-            } else {
-                frictionless
-            };
-            // The memo is the physics' own: its change ticks are left alone.
-            let memo = memo.bypass_change_detection();
-            let outcome = memo.collide(map, &mut body, pass, params, switches.friction, epoch);
-            if outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom) {
-                found.push(Landed {
-                    entity,
-                    velocity: velocity.0,
-                });
-            }
-            // Written only when changed, so resting bodies keep their change ticks (and their
-            // Transforms are not touched).
-            if aabb.center != body.center {
-                aabb.center = body.center;
-            }
-            if velocity.0 != body.velocity {
-                velocity.0 = body.velocity;
-            }
-            flags
-                .bypass_change_detection()
-                .set_tile_sides(outcome.sides);
-            let (standing_on, ladder) = (outcome.standing_on, outcome.overlaps_ladder);
-            if state.standing_on != standing_on || state.overlaps_ladder != ladder {
-                state.standing_on = standing_on;
-                state.overlaps_ladder = ladder;
-            }
-            warn_once_while(&mut state, warn_bits::EMBEDDED, outcome.embedded, || {
-                warn!(
-                    "body {entity} at {} is buried in solid tiles with no open face within \
-                     PhysicsConfig::max_depenetration; it moves freely until it comes out",
-                    body.center
-                )
-            });
-            let outside = left_the_map(bounds, body.center, body.half);
-            warn_once_while(&mut state, warn_bits::OUTSIDE_MAP, outside, || {
-                warn!(
-                    "body {entity} at {} left the tile map {:?}; outside the map there are no \
-                 tiles, so it moves freely",
-                    body.center, bounds
-                )
-            });
+    let work = |(
+        entity,
+        mut aabb,
+        mut velocity,
+        mut flags,
+        mut state,
+        switches,
+        mut memo,
+        rest,
+    ): MovingBody<TileMemo>| {
+        // Resting bodies are left alone (see `crate::rest`).
+        if !rest.awake() || !aabb.is_valid() {
+            return;
+        }
+        if !switches.world_collision {
+            // Marked changed by the response, if the step changes the flags.
+            flags.bypass_change_detection().set_tile_sides(0);
+            state.standing_on = None;
+            state.overlaps_ladder = false;
+            rest.after_tiles(aabb.center, velocity.0, *flags);
+            return;
+        }
+        let mut body = TileBody {
+            center: aabb.center,
+            half: aabb.half_extents,
+            velocity: velocity.0,
         };
+        let pass = PassThrough {
+            drop_through: switches.drop_through,
+            climbing: switches.climbing,
+        };
+        let params = if switches.friction {
+            params
+        } else {
+            frictionless
+        };
+        // The memo is the physics' own: its change ticks are left alone.
+        let memo = memo.bypass_change_detection();
+        let outcome = memo.collide(map, &mut body, pass, params, switches.friction, epoch);
+        if outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom) {
+            found.push(Landed {
+                entity,
+                velocity: velocity.0,
+            });
+        }
+        // Written only when changed, so resting bodies keep their change ticks (and their
+        // Transforms are not touched).
+        if aabb.center != body.center {
+            aabb.center = body.center;
+        }
+        if velocity.0 != body.velocity {
+            velocity.0 = body.velocity;
+        }
+        flags
+            .bypass_change_detection()
+            .set_tile_sides(outcome.sides);
+        rest.after_tiles(body.center, body.velocity, *flags);
+        let (standing_on, ladder) = (outcome.standing_on, outcome.overlaps_ladder);
+        if state.standing_on != standing_on || state.overlaps_ladder != ladder {
+            state.standing_on = standing_on;
+            state.overlaps_ladder = ladder;
+        }
+        warn_once_while(&mut state, warn_bits::EMBEDDED, outcome.embedded, || {
+            warn!(
+                "body {entity} at {} is buried in solid tiles with no open face within \
+                     PhysicsConfig::max_depenetration; it moves freely until it comes out",
+                body.center
+            )
+        });
+        let outside = left_the_map(bounds, body.center, body.half);
+        warn_once_while(&mut state, warn_bits::OUTSIDE_MAP, outside, || {
+            warn!(
+                "body {entity} at {} left the tile map {:?}; outside the map there are no \
+                 tiles, so it moves freely",
+                body.center, bounds
+            )
+        });
+    };
     for_each_moving_body(&mut bodies, config.parallel_min_bodies, work);
     landings.write(&mut landed);
 }
