@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use crate::collision_events::end_contacts_hook;
 use crate::flags::PushFlags;
 use crate::partition::{GridAreas, leave_partition_hook};
-use crate::rest::Rest;
+use crate::rest::{Awake, Rest};
 use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::tiles::{TileKind, TileMemo};
 
@@ -57,6 +57,7 @@ use crate::tiles::{TileKind, TileMemo};
     GridAreas,
     TileMemo,
     Rest,
+    Awake,
     Transform
 )]
 #[component(on_insert = sync_transform_on_insert, on_remove = leave_simulation_hook)]
@@ -145,6 +146,7 @@ pub(crate) type MovingBodies<'w, 's, C> = Query<
         &'static BodySwitches,
         &'static mut C,
         &'static mut Rest,
+        &'static Awake,
     ),
     Without<Kinematic>,
 >;
@@ -158,7 +160,7 @@ pub(crate) type MovingBody<'a, C> = (
     Tracked<'a, BodyState>,
     &'a BodySwitches,
     Tracked<'a, C>,
-    &'a mut Rest,
+    (&'a mut Rest, bool),
 );
 
 /// Runs `work` on every body of `bodies`, read as table slices ([`crate::rows`]): on the task
@@ -173,7 +175,7 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
     // The stage calling this is the writer `track_location` records.
     let writer = MaybeLocation::caller();
     let (total, parallel) = count_rows(bodies, parallel_min);
-    for (entities, aabbs, velocities, flags, states, switches, own, rests) in
+    for (entities, aabbs, velocities, flags, states, switches, own, rests, awake) in
         bodies.contiguous_iter_mut().expect(DENSE)
     {
         // The physics' own memory: never marked changed.
@@ -187,16 +189,17 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
             columns,
             Column::new(&mut f),
             Column::new(&mut s),
-            (switches, Column::new(&mut o), rests),
+            (switches, Column::new(&mut o), (rests, awake)),
         );
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
-            let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, rests)) = rows;
+            let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, (rests, awake))) = rows;
             let columns = (a.iter().zip(v.iter())).zip(f.iter().zip(s.iter()));
-            let own = (switches.iter().zip(o.iter())).zip(rests.iter_mut());
-            for ((&entity, ((switches, o), rest)), ((a, v), (f, s))) in
+            let rests = rests.iter_mut().zip(awake);
+            let own = (switches.iter().zip(o.iter())).zip(rests);
+            for ((&entity, ((switches, o), (rest, awake))), ((a, v), (f, s))) in
                 entities.iter().zip(own).zip(columns)
             {
-                work((entity, a, v, f, s, switches, o, rest));
+                work((entity, a, v, f, s, switches, o, (rest, awake.0)));
             }
         });
         stamp_writes(&mut a, writer);

@@ -73,7 +73,7 @@ pub(crate) struct Link {
 }
 
 /// Every detected body's contacts at one step, laid out compactly (slot order, each body's
-/// contacts in detection order): what pair detection builds, what the response reads, and what
+/// contacts in partner-slot order): what pair detection builds, what the response reads, and what
 /// the next step compares with, without touching the bodies' [`Contacts`].
 #[derive(Default)]
 pub(crate) struct Partners {
@@ -102,7 +102,7 @@ impl Partners {
         &self.links[self.starts[k] as usize..self.starts[k + 1] as usize]
     }
 
-    /// The partners of slot `k`, in detection order; a partner that went away since (see
+    /// The partners of slot `k`, in partner-slot order; a partner that went away since (see
     /// [`ContactLayout::forget`](crate::snapshot::ContactLayout)) is `Entity::PLACEHOLDER`.
     #[inline]
     pub(crate) fn of_slot(&self, k: usize) -> impl Iterator<Item = Entity> + Clone + '_ {

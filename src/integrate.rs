@@ -10,7 +10,7 @@ use crate::body::{
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
-use crate::rest::Rest;
+use crate::rest::{Awake, Rest};
 use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
@@ -65,6 +65,7 @@ type IntegrateQuery<'w, 's> = Query<
         &'static BodySwitches,
         Has<Kinematic>,
         &'static mut Rest,
+        &'static mut Awake,
     ),
 >;
 
@@ -77,7 +78,7 @@ type IntegrateItem<'a> = (
     Tracked<'a, BodyState>,
     &'a BodySwitches,
     bool,
-    &'a mut Rest,
+    (&'a mut Rest, &'a mut Awake),
 );
 
 /// Runs on the task pool above [`PhysicsConfig::parallel_min_bodies`]; each body is handled on
@@ -112,12 +113,13 @@ pub(crate) fn integrate(
         mut state,
         switches,
         kinematic,
-        rest,
+        (rest, awake),
     ): IntegrateItem| {
         // A resting body is left alone (see `crate::rest`); kinematic and invalid bodies are
         // always awake.
         let wake = wake_all || kinematic || !aabb.is_valid() || !velocity.is_finite();
-        if !rest.begin(&aabb, &velocity, &flags, &state, switches, wake) {
+        awake.0 = rest.begin(&aabb, &velocity, &flags, &state, switches, wake);
+        if !awake.0 {
             return;
         }
         // Marked changed only if the step can end with other flags than it began with: a
@@ -188,11 +190,11 @@ pub(crate) fn integrate(
         }
     };
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
-    for (entities, aabbs, velocities, olds, flags, states, switches, kinematic, rests) in
+    for (entities, aabbs, velocities, olds, flags, states, switches, kinematic, rests, awake) in
         bodies.contiguous_iter_mut().expect(DENSE)
     {
         // The physics' own memory: never marked changed.
-        let rests = unpack(rests).0;
+        let (rests, awake) = (unpack(rests).0, unpack(awake).0);
         let (mut a, mut v, mut o) = (unpack(aabbs), unpack(velocities), unpack(olds));
         let (mut f, mut s) = (unpack(flags), unpack(states));
         let columns = (
@@ -205,7 +207,7 @@ pub(crate) fn integrate(
             columns,
             Column::new(&mut f),
             Column::new(&mut s),
-            (switches, rests),
+            (switches, (rests, awake)),
         );
         for_each_piece(
             (rows, kinematic),
@@ -213,9 +215,10 @@ pub(crate) fn integrate(
             total,
             parallel,
             |(rows, kinematic)| {
-                let (entities, (mut a, mut v, mut o), mut f, mut s, (switches, rests)) = rows;
+                let (entities, (mut a, mut v, mut o), mut f, mut s, (switches, (rests, awake))) =
+                    rows;
                 let columns = (a.iter().zip(v.iter()).zip(o.iter())).zip(f.iter().zip(s.iter()));
-                let own = switches.iter().zip(rests.iter_mut());
+                let own = switches.iter().zip(rests.iter_mut().zip(awake.iter_mut()));
                 for ((&entity, (switches, rest)), (((a, v), o), (f, s))) in
                     entities.iter().zip(own).zip(columns)
                 {

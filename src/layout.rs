@@ -53,17 +53,17 @@ pub(crate) fn file_end(ends: &mut Ends, shift: u32, slot: u32, other: u32, overl
 }
 
 /// Lays out the contacts among `slots` slots that the pair loop's `pieces` found (their
-/// [`Ends`], filed with `shift`), and the contacts `kept(k)` each slot keeps from the last
-/// step (none for a slot searched again), into `partners`' `starts` and `links`, in parallel
-/// by slot range when `parallel` is set, each slot's contacts in partner-slot order. Returns
-/// how many contacts there are (twice the pairs).
-pub(crate) fn lay_out<'a, 'k, P: Sync>(
+/// [`Ends`], filed with `shift`), and those of the slots that `keeps` from the `last` layout
+/// (which have no ends; `kept` counts them by slot range), into `partners`' `starts` and `links`, in parallel by slot range
+/// when `parallel` is set, each slot's contacts in partner-slot order. Returns how many
+/// contacts there are (twice the pairs).
+pub(crate) fn lay_out<'a, P: Sync>(
     pieces: &'a [P],
     ends_of: impl Fn(&'a P) -> &'a Ends + Sync,
     slots: usize,
     shift: u32,
     parallel: bool,
-    kept: impl Fn(usize) -> &'k [Link] + Sync,
+    (last, keeps, kept): (&Partners, impl Fn(usize) -> bool + Sync, [usize; SPLITS]),
     partners: &mut Partners,
 ) -> usize {
     let mut bases = [0; SPLITS + 1];
@@ -72,8 +72,8 @@ pub(crate) fn lay_out<'a, 'k, P: Sync>(
             bases[range + 1] += ends.len();
         }
     }
-    for k in 0..slots {
-        bases[(k >> shift) + 1] += kept(k).len();
+    for (range, count) in kept.into_iter().enumerate() {
+        bases[range + 1] += count;
     }
     for range in 0..SPLITS {
         bases[range + 1] += bases[range];
@@ -89,39 +89,43 @@ pub(crate) fn lay_out<'a, 'k, P: Sync>(
     let end = |range: usize| (((range + 1) << shift).min(slots), bases[range + 1]);
     let range = |range: usize, ends: &mut [u32], links: &mut [Link]| {
         let lists = || pieces.iter().flat_map(|piece| &ends_of(piece)[range]);
-        lay_out_range(range << shift, bases[range], lists, &kept, ends, links);
+        let first = range << shift;
+        lay_out_range(first, bases[range], lists, (last, &keeps), ends, links);
     };
     for_each_split(&mut starts[1..], links, SPLITS, end, parallel, range);
     total
 }
 
 /// Lays out the contacts of the slots from `first` on, whose ends are `ends` (the layout's
-/// `starts[first + 1..]`): counts each slot's contacts (found, or kept), sums the counts from
-/// `base` (where this range's contacts begin in the whole layout), writes each contact into
-/// `links` (its part of the layout, from `base` on), and sorts each slot's by partner slot.
-/// Each slot's count goes one entry on (the last one's is not needed), so after the sum an
-/// entry is where its slot's contacts begin, then serves as its cursor, and ends where they
-/// end, as the layout wants.
-fn lay_out_range<'a, 'k, I: Iterator<Item = &'a End>>(
+/// `starts[first + 1..]`): counts each slot's contacts (found, or kept from `last`), sums the
+/// counts from `base` (where this range's contacts begin in the whole layout), writes each
+/// found contact into `links` (its part of the layout, from `base` on) and sorts each slot's
+/// by partner slot, and copies each run of kept slots' contacts at once. Each slot's count
+/// goes one entry on (the last one's is not needed), so after the sum an entry is where its
+/// slot's contacts begin, then serves as its cursor, and ends where they end, as the layout
+/// wants.
+fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
     first: usize,
     base: usize,
     lists: impl Fn() -> I,
-    kept: &impl Fn(usize) -> &'k [Link],
+    (last, keeps): (&Partners, &impl Fn(usize) -> bool),
     ends: &mut [u32],
     links: &mut [Link],
 ) {
-    let Some(last) = ends.len().checked_sub(1) else {
+    let Some(end) = ends.len().checked_sub(1) else {
         return;
     };
     ends.fill(0);
     for e in lists() {
         let k = e.slot as usize - first;
-        if k < last {
+        if k < end {
             ends[k + 1] += 1;
         }
     }
-    for k in 0..last {
-        ends[k + 1] += kept(first + k).len() as u32;
+    for k in 0..end {
+        if keeps(first + k) {
+            ends[k + 1] += last.starts[first + k + 1] - last.starts[first + k];
+        }
     }
     ends[0] = base as u32;
     for k in 1..ends.len() {
@@ -135,15 +139,32 @@ fn lay_out_range<'a, 'k, I: Iterator<Item = &'a End>>(
         };
         *cursor += 1;
     }
+    // Now each slot's entry is where its found contacts end; kept slots have none, so theirs
+    // is where their kept contacts go.
+    let mut k = 0;
     let mut start = base;
-    for (k, cursor) in ends.iter_mut().enumerate() {
-        let kept = kept(first + k);
-        let at = *cursor as usize - base;
-        links[at..at + kept.len()].copy_from_slice(kept);
-        *cursor += kept.len() as u32;
-        // Few contacts each: an insertion sort.
-        sort_by_partner(&mut links[start - base..*cursor as usize - base]);
-        start = *cursor as usize;
+    while k < ends.len() {
+        if keeps(first + k) {
+            // A run of kept slots: their contacts are contiguous in the last layout too.
+            let run = k;
+            while k < ends.len() && keeps(first + k) {
+                k += 1;
+            }
+            let from = last.starts[first + run] as usize..last.starts[first + k] as usize;
+            let at = ends[run] as usize - base;
+            links[at..at + from.len()].copy_from_slice(&last.links[from.clone()]);
+            // The run moves by the same amount (either way: wrapping arithmetic is exact).
+            let moved = ends[run].wrapping_sub(last.starts[first + run]);
+            for (slot, entry) in ends[run..k].iter_mut().enumerate() {
+                *entry = last.starts[first + run + slot + 1].wrapping_add(moved);
+            }
+            start = ends[k - 1] as usize;
+        } else {
+            // Few contacts each: an insertion sort.
+            sort_by_partner(&mut links[start - base..ends[k] as usize - base]);
+            start = ends[k] as usize;
+            k += 1;
+        }
     }
 }
 
@@ -215,13 +236,20 @@ mod tests {
             // What a slot keeps is in partner order already (the last step's layout).
             let mut expected = in_pair_order.clone();
             expected.iter_mut().for_each(|l| l.sort_by_key(|l| l.other));
-            let kept = |k: usize| {
+            // The last layout: only the kept slots' contacts matter.
+            let mut last = Partners::default();
+            last.starts.push(0);
+            for (k, list) in expected.iter().enumerate() {
                 if keeps(k as u32) {
-                    &expected[k][..]
-                } else {
-                    &[]
+                    last.links.extend(list);
                 }
-            };
+                last.starts.push(last.links.len() as u32);
+            }
+            let mut counts = [0; SPLITS];
+            for k in (0..slots).filter(|&k| keeps(k as u32)) {
+                counts[k >> shift] += expected[k].len();
+            }
+            let kept = (&last, |k: usize| keeps(k as u32), counts);
             // Stale contents from a larger step before must not leak into this one.
             let stale = Link {
                 other: 99,

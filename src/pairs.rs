@@ -39,13 +39,13 @@ use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::geometry::signed_overlap_within;
 use crate::layers::CollisionLayers;
-use crate::layout::{Ends, file_end, lay_out, split_shift};
+use crate::layout::{Ends, SPLITS, file_end, lay_out, split_shift};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item};
 use crate::partition::{CellRange, Partition, shared_corner_bits};
 use crate::rest::{ACTIVE, AWAKE, JOINED};
 use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
-use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 /// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
 /// the pair was detected (article 000's `CollisionData`): the response reads only this, never
@@ -142,7 +142,8 @@ impl Default for CollisionData {
 pub struct Contacts(Vec<CollisionData>);
 
 impl Contacts {
-    /// The contacts, in detection order.
+    /// The contacts, in the order the response reads them: by the partner's place in the
+    /// step's body order, which stays the same while no body is added or removed.
     pub fn as_slice(&self) -> &[CollisionData] {
         &self.0
     }
@@ -161,7 +162,8 @@ pub struct PhysicsStats {
     pub bodies: usize,
     /// Cells holding at least one body.
     pub occupied_cells: usize,
-    /// Pairs whose boxes were compared.
+    /// Pairs whose boxes were compared (the pairs of two resting bodies are not: see
+    /// [`PhysicsConfig::skip_resting_bodies`]).
     pub pairs_tested: usize,
     /// Pairs found overlapping or touching.
     pub pairs_found: usize,
@@ -176,6 +178,8 @@ struct PieceOut {
     near: Vec<Near>,
     /// The resting bodies this piece found to touch an awake body ([`JOINED`]).
     joined: Vec<u32>,
+    /// How many contacts the resting bodies of this piece's slots keep, by slot range.
+    kept: [usize; SPLITS],
 }
 
 /// What the pair loop reads of each body of a cell: its slot, box and ownership data.
@@ -200,7 +204,7 @@ pub(crate) struct DetectScratch {
     pieces: Vec<PieceOut>,
     changes: Vec<Vec<Change>>,
     /// The cells holding a body searched with every body this step.
-    searched: Vec<bool>,
+    searched: Vec<AtomicBool>,
 }
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
@@ -236,9 +240,10 @@ pub(crate) fn detect_pairs(
     let carry =
         config.skip_resting_bodies && kept && !l.last.forgotten && l.last.starts.len() == n + 1;
     s.searched.clear();
-    s.searched.resize(cell_count, !carry);
+    s.searched
+        .resize_with(cell_count, || AtomicBool::new(!carry));
     if carry {
-        mark_searched(l, partition, &mut s.searched);
+        mark_searched(l, partition, &s.searched, parallel);
     } else {
         l.modes.iter_mut().for_each(|m| *m.get_mut() |= ACTIVE);
     }
@@ -258,7 +263,7 @@ pub(crate) fn detect_pairs(
             let start = cells.start as u32;
             let mut cell = UVec2::new(start % dims.x.max(1), start / dims.x.max(1));
             for flat in cells {
-                if searched[flat] {
+                if searched[flat].load(Relaxed) {
                     prefetch_cell(partition, flat + READ_AHEAD);
                     prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
                     let list = partition.cell_at_flat(flat);
@@ -270,12 +275,21 @@ pub(crate) fn detect_pairs(
                 }
             }
         });
+        // The bodies that joined awake ones (few: on this thread), and what each slot range
+        // keeps of the last step's contacts (known now: a body that joined keeps none).
         if carry {
-            for_each_chunk(&mut s.pieces, parallel, |_, out| {
+            for out in s.pieces.iter_mut() {
                 for &q in &out.joined {
                     let range = ranges[q as usize];
                     find_pairs_of(q, range, partition, shift, (snaps, now), &mut out.ends);
-                    modes[q as usize].fetch_or(ACTIVE, Relaxed);
+                }
+            }
+            for_each_chunk(&mut s.pieces, parallel, |i, out| {
+                out.kept = [0; SPLITS];
+                for k in chunk_range(i, CHUNKS, n) {
+                    if modes[k].load(Relaxed) & (ACTIVE | JOINED) == 0 {
+                        out.kept[k >> shift] += l.last.links_of(k).len();
+                    }
                 }
             });
         }
@@ -284,20 +298,20 @@ pub(crate) fn detect_pairs(
     // 3. Per-body layout: resting bodies keep their contacts.
     let tested = s.pieces.iter().map(|piece| piece.tested).sum();
     let (last, modes) = (&l.last, &l.modes);
-    let kept_links = |k: usize| {
-        if carry && modes[k].load(Relaxed) & ACTIVE == 0 {
-            last.links_of(k)
-        } else {
-            &[]
+    let keeps = |k: usize| carry && modes[k].load(Relaxed) & (ACTIVE | JOINED) == 0;
+    let mut kept = [0; SPLITS];
+    for piece in s.pieces.iter().filter(|_| carry) {
+        for (total, count) in kept.iter_mut().zip(piece.kept) {
+            *total += count;
         }
-    };
+    }
     let found = lay_out(
         &s.pieces,
         |piece| &piece.ends,
         n,
         shift,
         parallel,
-        kept_links,
+        (last, keeps, kept),
         &mut l.now,
     ) / 2;
 
@@ -362,27 +376,49 @@ fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
     }
 }
 
-/// Marks awake bodies' partners of the last step [`ACTIVE`], and the cells of every active
-/// body as `searched`.
-fn mark_searched(l: &ContactLayout, partition: &Partition, searched: &mut [bool]) {
-    let modes = &l.modes;
-    for (k, mode) in modes.iter().enumerate() {
-        if mode.load(Relaxed) & AWAKE != 0 {
-            for link in l.last.links_of(k) {
-                modes[link.other as usize].fetch_or(ACTIVE, Relaxed);
-            }
-        }
-    }
+/// Marks awake bodies' partners of the last step [`ACTIVE`], and the cells of every awake
+/// body and of those partners as `searched`: in [`CHUNKS`] pieces of the slots (on the task
+/// pool when `parallel`), with atomic bits, so the marks are the same however the pieces run.
+fn mark_searched(
+    l: &ContactLayout,
+    partition: &Partition,
+    searched: &[AtomicBool],
+    parallel: bool,
+) {
+    let (modes, n) = (&l.modes, l.modes.len());
     let width = partition.dims().x as usize;
-    for (k, mode) in modes.iter().enumerate() {
-        if mode.load(Relaxed) & ACTIVE != 0 && l.now.entities[k] != Entity::PLACEHOLDER {
+    let mark = |k: usize| {
+        if l.now.entities[k] != Entity::PLACEHOLDER {
             let (lo, hi) = l.ranges[k];
             for y in lo.y..=hi.y {
                 let row = y as usize * width;
-                searched[row + lo.x as usize..=row + hi.x as usize].fill(true);
+                for cell in &searched[row + lo.x as usize..=row + hi.x as usize] {
+                    // Most cells are marked many times: a read is cheaper than a write.
+                    if !cell.load(Relaxed) {
+                        cell.store(true, Relaxed);
+                    }
+                }
             }
         }
-    }
+    };
+    let mut pieces = [(); CHUNKS];
+    for_each_chunk(&mut pieces, parallel, |i, _| {
+        for k in chunk_range(i, CHUNKS, n) {
+            if modes[k].load(Relaxed) & AWAKE != 0 {
+                mark(k);
+                for link in l.last.links_of(k) {
+                    let other = link.other as usize;
+                    // Read first: a read-modify-write is far dearer, and most partners of
+                    // awake bodies are awake themselves or already marked.
+                    if modes[other].load(Relaxed) & ACTIVE == 0
+                        && modes[other].fetch_or(ACTIVE, Relaxed) & ACTIVE == 0
+                    {
+                        mark(other);
+                    }
+                }
+            }
+        }
+    });
 }
 
 /// Tests the pairs of one cell's list that have an active body, keeping the pairs this cell

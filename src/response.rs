@@ -44,7 +44,7 @@ use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{Landed, Landings};
 use crate::pairs::CollisionData;
-use crate::rest::ACTIVE;
+use crate::rest::{ACTIVE, JOINED};
 use crate::snapshot::ContactLayout;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
@@ -63,8 +63,8 @@ pub struct Response {
     pub ground_velocity: Option<Vec2>,
 }
 
-/// Article 003's response of one body to its contacts (see the module's algorithm), in
-/// detection order: a slice or an array of [`CollisionData`] (such as a body's
+/// Article 003's response of one body to its contacts (see the module's algorithm), in the
+/// order given (a body's [`Contacts`](crate::Contacts) are in the step's order): a slice or an array of [`CollisionData`] (such as a body's
 /// [`Contacts`](crate::Contacts)), or any iterator of them, owned or borrowed.
 ///
 /// ```
@@ -241,15 +241,15 @@ pub(crate) fn respond_to_contacts(
         mut state,
         switches,
         mut transform,
-        rest,
+        (rest, awake),
     ): MovingBody<Transform>| {
-        // The contacts as detected (the same as the body's `Contacts`), read from the
-        // contiguous layout, and the body's kind this step.
-        let (contacts, mode) = layout.with_mode(entity);
         // A resting body is left alone; an active one (an awake body's partner) responds from
         // the state tile collision left it in at its last processed step (see `crate::rest`).
-        if !rest.awake() {
-            if mode.is_some_and(|m| m & ACTIVE == 0) {
+        if !awake {
+            if layout
+                .mode_of(entity)
+                .is_some_and(|m| m & (ACTIVE | JOINED) == 0)
+            {
                 return;
             }
             let (center, v, tile_flags) = rest.tile_state();
@@ -261,6 +261,7 @@ pub(crate) fn respond_to_contacts(
             }
             *flags.bypass_change_detection() = tile_flags;
         }
+        let contacts = layout.of(entity);
         if contacts.len() == 0 {
             if state.ground_velocity != Vec2::ZERO {
                 state.ground_velocity = Vec2::ZERO;

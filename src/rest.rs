@@ -61,17 +61,15 @@ pub struct Rest {
     tile_flags: PushFlags,
     /// The last processed step ended where it began.
     still: bool,
-    /// Processed in full this step (integrated and collided with tiles).
-    awake: bool,
 }
 
-impl Rest {
-    /// The body is integrated and collided with tiles this step.
-    #[inline]
-    pub(crate) fn awake(&self) -> bool {
-        self.awake
-    }
+/// Whether the body is processed in full this step (integrated and collided with tiles): set
+/// by `Integrate` from [`Rest`]. Its own one-byte column, so the passes that only ask this do
+/// not read a resting body's [`Rest`].
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Awake(pub(crate) bool);
 
+impl Rest {
     /// Decides at the start of a step whether the body is awake, from its state now; when it
     /// is, that state becomes the one the step is compared with at its end. `wake` wakes it
     /// whatever its state (a kinematic or invalid body, or every body after a change of the
@@ -94,12 +92,12 @@ impl Rest {
             flags: *flags,
             switches: Some(*switches),
         };
-        self.awake = wake || !self.still || now != self.start;
-        if self.awake {
+        let awake = wake || !self.still || now != self.start;
+        if awake {
             self.start = now;
             self.still = false;
         }
-        self.awake
+        awake
     }
 
     /// Records what tile collision left (awake bodies, after it).

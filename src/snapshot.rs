@@ -12,7 +12,7 @@ use crate::layers::{CollisionLayers, LayerMask};
 use crate::pairs::CollisionData;
 use crate::parallel::{CHUNKS, for_each_row_chunk};
 use crate::partition::{CellRange, GridAreas};
-use crate::rest::{ACTIVE, AWAKE, Rest};
+use crate::rest::{ACTIVE, AWAKE, Awake, Rest};
 use crate::rows::DENSE;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
@@ -130,27 +130,25 @@ impl ContactLayout {
     /// was not detected).
     #[inline]
     pub(crate) fn of(&self, entity: Entity) -> ContactsOf<'_> {
-        self.with_mode(entity).0
-    }
-
-    /// [`of`](Self::of), and the body's kind this step (`crate::rest`'s bits; `None` when it
-    /// was not detected).
-    #[inline]
-    pub(crate) fn with_mode(&self, entity: Entity) -> (ContactsOf<'_>, Option<u8>) {
-        let (me, links, mode) = match self.now.slot(entity) {
+        let (me, links) = match self.now.slot(entity) {
             Some(k) => {
                 self.prefetch_partners(k + PARTNERS_AHEAD);
-                let mode = self.modes.get(k).map(|m| m.load(Relaxed));
-                (&self.snaps[k], self.now.links_of(k), mode)
+                (&self.snaps[k], self.now.links_of(k))
             }
-            None => (&Snap::EMPTY, &[][..], None),
+            None => (&Snap::EMPTY, &[][..]),
         };
-        let contacts = ContactsOf {
+        ContactsOf {
             me,
             links: links.iter(),
             snaps: &self.snaps,
-        };
-        (contacts, mode)
+        }
+    }
+
+    /// The body's kind this step (`crate::rest`'s bits; `None` when it was not detected).
+    #[inline]
+    pub(crate) fn mode_of(&self, entity: Entity) -> Option<u8> {
+        let k = self.now.slot(entity)?;
+        self.modes.get(k).map(|m| m.load(Relaxed))
     }
 
     /// Asks the processor to start loading the snapshots of slot `k`'s partners (if `k` is a
@@ -185,7 +183,7 @@ pub(crate) type BodyQuery<'w, 's> = Query<
         &'static PushFlags,
         Option<&'static CollisionLayers>,
         Has<Kinematic>,
-        &'static Rest,
+        (&'static Rest, &'static Awake),
     ),
 >;
 
@@ -278,16 +276,24 @@ impl ContactLayout {
         )| {
             let mut base = 0;
             let mut kept = true;
-            for (entities, aabbs, velocities, olds, areas, flags, layers, kinematic, rests) in
-                tables()
+            for (
+                entities,
+                aabbs,
+                velocities,
+                olds,
+                areas,
+                flags,
+                layers,
+                kinematic,
+                (rests, awake),
+            ) in tables()
             {
                 let table = base..base + entities.len();
                 base = table.end;
                 for slot in rows.start.max(table.start)..rows.end.min(table.end) {
                     let (row, at) = (slot - table.start, slot - rows.start);
                     let entity = entities[row];
-                    let rest = &rests[row];
-                    let awake = rest.awake();
+                    let awake = awake[row].0;
                     *modes[at].get_mut() = if awake { AWAKE | ACTIVE } else { 0 };
                     let stable = last.get(slot) == Some(&entity);
                     kept &= stable;
@@ -307,7 +313,7 @@ impl ContactLayout {
                             flags[row].blocked_sides(),
                         )
                     } else {
-                        let (center, velocity, flags) = rest.tile_state();
+                        let (center, velocity, flags) = rests[row].tile_state();
                         (center, velocity, flags.blocked_sides())
                     };
                     ranges[at] = range;

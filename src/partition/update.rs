@@ -10,7 +10,7 @@ use super::{CellRange, GridArea, GridAreas, Partition};
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
 use crate::geometry::skin_at;
-use crate::rest::Rest;
+use crate::rest::Awake;
 use crate::rows::{Changes, DENSE, count_rows, for_each_piece};
 use crate::tiles::TileMap;
 
@@ -54,7 +54,7 @@ type PartitionQuery<'w, 's> = Query<
         Entity,
         Ref<'static, Aabb>,
         Mut<'static, GridAreas>,
-        &'static Rest,
+        &'static Awake,
     ),
 >;
 
@@ -92,8 +92,7 @@ pub(crate) fn update_partition(
         let rows = (entities, (aabbs, rests), (areas, arrived));
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
             let (entities, (aabbs, rests), (areas, arrived)) = rows;
-            let checked =
-                (rests.iter().zip(arrived.iter())).map(|(r, a)| rebuilt || r.awake() || a);
+            let checked = (rests.iter().zip(arrived.iter())).map(|(r, a)| rebuilt || r.0 || a);
             for ((&entity, (aabb, areas)), checked) in
                 entities.iter().zip(aabbs.iter().zip(areas)).zip(checked)
             {

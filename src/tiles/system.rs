@@ -48,10 +48,10 @@ pub(crate) fn collide_tiles(
         mut state,
         switches,
         mut memo,
-        rest,
+        (rest, awake),
     ): MovingBody<TileMemo>| {
         // Resting bodies are left alone (see `crate::rest`).
-        if !rest.awake() || !aabb.is_valid() {
+        if !awake || !aabb.is_valid() {
             return;
         }
         if !switches.world_collision {
