@@ -146,7 +146,7 @@ pub(crate) type MovingBodies<'w, 's, C> = Query<
         &'static BodySwitches,
         &'static mut C,
         &'static mut Rest,
-        &'static Awake,
+        &'static mut Awake,
     ),
     Without<Kinematic>,
 >;
@@ -160,7 +160,7 @@ pub(crate) type MovingBody<'a, C> = (
     Tracked<'a, BodyState>,
     &'a BodySwitches,
     Tracked<'a, C>,
-    (&'a mut Rest, bool),
+    (&'a mut Rest, &'a mut Awake),
 );
 
 /// Runs `work` on every body of `bodies`, read as table slices ([`crate::rows`]): on the task
@@ -179,7 +179,7 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
         bodies.contiguous_iter_mut().expect(DENSE)
     {
         // The physics' own memory: never marked changed.
-        let rests = unpack(rests).0;
+        let (rests, awake) = (unpack(rests).0, unpack(awake).0);
         let (mut a, mut v) = (unpack(aabbs), unpack(velocities));
         let (mut f, mut s) = (unpack(flags), unpack(states));
         let mut o = unpack(own);
@@ -194,12 +194,12 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
             let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, (rests, awake))) = rows;
             let columns = (a.iter().zip(v.iter())).zip(f.iter().zip(s.iter()));
-            let rests = rests.iter_mut().zip(awake);
+            let rests = rests.iter_mut().zip(awake.iter_mut());
             let own = (switches.iter().zip(o.iter())).zip(rests);
             for ((&entity, ((switches, o), (rest, awake))), ((a, v), (f, s))) in
                 entities.iter().zip(own).zip(columns)
             {
-                work((entity, a, v, f, s, switches, o, (rest, awake.0)));
+                work((entity, a, v, f, s, switches, o, (rest, awake)));
             }
         });
         stamp_writes(&mut a, writer);

@@ -84,7 +84,10 @@ pub struct PhysicsConfig {
     /// `Velocity`, `BodySwitches` or `CollisionLayers` brings it back at the next step). In a
     /// settled pile most bodies are left out; turn it off to measure what every body costs.
     /// Bodies left out are not written, so `Changed<Aabb>` and `Changed<Velocity>` match only
-    /// the bodies that moved or were processed.
+    /// the bodies that moved or were processed. Write bodies before
+    /// [`PhysicsSystems::Integrate`](crate::PhysicsSystems::Integrate) (or after the step), as
+    /// input systems do: a write between the stages reaches a body the step left out only at
+    /// the next step.
     pub skip_resting_bodies: bool,
 }
 

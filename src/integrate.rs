@@ -118,8 +118,11 @@ pub(crate) fn integrate(
         // A resting body is left alone (see `crate::rest`); kinematic and invalid bodies are
         // always awake.
         let wake = wake_all || kinematic || !aabb.is_valid() || !velocity.is_finite();
-        awake.0 = rest.begin(&aabb, &velocity, &flags, &state, switches, wake);
-        if !awake.0 {
+        // Written since the last step started: by that step (if it processed the body) or by
+        // the game. A body neither processed nor written is compared with nothing.
+        let written =
+            aabb.is_changed() || velocity.is_changed() || flags.is_changed() || state.is_changed();
+        if !awake.begin(rest, written, (&aabb, &velocity, &flags, &state), wake) {
             return;
         }
         // Marked changed only if the step can end with other flags than it began with: a

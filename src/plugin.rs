@@ -13,7 +13,7 @@ use crate::messages::{CollisionEnded, CollisionStarted, Landed};
 use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
 use crate::response::respond_to_contacts;
-use crate::rest::wake_relayered;
+use crate::rest::wake_switched;
 use crate::schedule::PhysicsSystems;
 use crate::sensors::{
     Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, update_sensors,
@@ -109,7 +109,7 @@ impl Plugin for PhysicsPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    (wake_relayered, integrate)
+                    (wake_switched, integrate)
                         .chain()
                         .in_set(PhysicsSystems::Integrate),
                     collide_tiles.in_set(PhysicsSystems::TileCollide),

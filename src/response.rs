@@ -245,7 +245,7 @@ pub(crate) fn respond_to_contacts(
     ): MovingBody<Transform>| {
         // A resting body is left alone; an active one (an awake body's partner) responds from
         // the state tile collision left it in at its last processed step (see `crate::rest`).
-        if !awake {
+        if !awake.is_awake() {
             if layout
                 .mode_of(entity)
                 .is_some_and(|m| m & (ACTIVE | JOINED) == 0)
@@ -317,7 +317,7 @@ pub(crate) fn respond_to_contacts(
         if !flags.settled() {
             flags.set_changed();
         }
-        rest.end(&aabb, &velocity, &flags, &state, switches);
+        awake.end(rest, (&aabb, &velocity, &flags, &state));
         // The response is the last stage to move the body: its `Transform` follows here
         // (kinematic bodies' in `write_transforms`).
         follow(aabb.center, aabb.is_changed(), &mut transform);

@@ -46,12 +46,25 @@ struct Start {
     velocity: Vec2,
     ground_velocity: Vec2,
     flags: PushFlags,
-    switches: Option<BodySwitches>,
+}
+
+impl Start {
+    #[inline]
+    fn of(aabb: &Aabb, velocity: &Velocity, flags: &PushFlags, state: &BodyState) -> Self {
+        Self {
+            center: aabb.center,
+            half: aabb.half_extents,
+            velocity: velocity.0,
+            ground_velocity: state.ground_velocity,
+            flags: *flags,
+        }
+    }
 }
 
 /// What the physics remembers about a body to leave it out of steps that would not change it
 /// (see [`PhysicsConfig::skip_resting_bodies`](crate::PhysicsConfig::skip_resting_bodies)).
-/// Added with [`Aabb`]; written only by the physics, and never marked changed.
+/// Added with [`Aabb`]; written only by the physics, and never marked changed. Read and written
+/// only for the bodies a step processes.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct Rest {
     start: Start,
@@ -59,47 +72,78 @@ pub struct Rest {
     tile_center: Vec2,
     tile_velocity: Vec2,
     tile_flags: PushFlags,
-    /// The last processed step ended where it began.
-    still: bool,
 }
 
-/// Whether the body is processed in full this step (integrated and collided with tiles): set
-/// by `Integrate` from [`Rest`]. Its own one-byte column, so the passes that only ask this do
-/// not read a resting body's [`Rest`].
+/// Whether the body is processed in full this step, and whether its last processed step ended
+/// where it began: a one-byte column that every pass reads, so that a resting body's larger
+/// [`Rest`] is not read at all. Added with [`Aabb`]; written only by the physics.
 #[derive(Component, Clone, Copy, Debug, Default)]
-pub struct Awake(pub(crate) bool);
+pub struct Awake(u8);
 
-impl Rest {
-    /// Decides at the start of a step whether the body is awake, from its state now; when it
-    /// is, that state becomes the one the step is compared with at its end. `wake` wakes it
-    /// whatever its state (a kinematic or invalid body, or every body after a change of the
-    /// map, the configuration or the time step).
+impl Awake {
+    const AWAKE: u8 = 1;
+    const STILL: u8 = 2;
+
+    /// The body is integrated and collided with tiles this step.
+    #[inline]
+    pub(crate) fn is_awake(self) -> bool {
+        self.0 & Self::AWAKE != 0
+    }
+
+    /// The body's last processed step ended where it began.
+    #[inline]
+    pub(crate) fn is_still(self) -> bool {
+        self.0 & Self::STILL != 0
+    }
+
+    /// Decides at the start of a step whether the body is awake: when `wake` is set (a
+    /// kinematic or invalid body, or every body after a change of the map, the configuration
+    /// or the time step), when its last processed step did not end where it began, or when one
+    /// of its components was `written` since (by the last step that processed it, or by the
+    /// game) and its state now differs from the start of that step. An awake body's state now
+    /// is recorded in `rest` as the start the step's end is compared with.
     #[inline]
     pub(crate) fn begin(
         &mut self,
-        aabb: &Aabb,
-        velocity: &Velocity,
-        flags: &PushFlags,
-        state: &BodyState,
-        switches: &BodySwitches,
+        rest: &mut Rest,
+        written: bool,
+        (aabb, velocity, flags, state): (&Aabb, &Velocity, &PushFlags, &BodyState),
         wake: bool,
     ) -> bool {
-        let now = Start {
-            center: aabb.center,
-            half: aabb.half_extents,
-            velocity: velocity.0,
-            ground_velocity: state.ground_velocity,
-            flags: *flags,
-            switches: Some(*switches),
-        };
-        let awake = wake || !self.still || now != self.start;
+        let awake = wake
+            || !self.is_still()
+            || written && Start::of(aabb, velocity, flags, state) != rest.start;
         if awake {
-            self.start = now;
-            self.still = false;
+            rest.start = Start::of(aabb, velocity, flags, state);
+            self.0 = Self::AWAKE;
+        } else {
+            self.0 &= !Self::AWAKE;
         }
         awake
     }
 
+    /// Records, after the response, whether the step ended where it began (`rest.start`).
+    #[inline]
+    pub(crate) fn end(
+        &mut self,
+        rest: &Rest,
+        (aabb, velocity, flags, state): (&Aabb, &Velocity, &PushFlags, &BodyState),
+    ) {
+        if Start::of(aabb, velocity, flags, state) == rest.start {
+            self.0 |= Self::STILL;
+        } else {
+            self.0 &= !Self::STILL;
+        }
+    }
+
+    /// Forgets that the body was still: it is awake at the next step.
+    #[inline]
+    pub(crate) fn wake(&mut self) {
+        self.0 &= !Self::STILL;
+    }
+}
+
+impl Rest {
     /// Records what tile collision left (awake bodies, after it).
     #[inline]
     pub(crate) fn after_tiles(&mut self, center: Vec2, velocity: Vec2, flags: PushFlags) {
@@ -114,41 +158,21 @@ impl Rest {
     pub(crate) fn tile_state(&self) -> (Vec2, Vec2, PushFlags) {
         (self.tile_center, self.tile_velocity, self.tile_flags)
     }
-
-    /// Records, after the response, whether the step ended where it began.
-    #[inline]
-    pub(crate) fn end(
-        &mut self,
-        aabb: &Aabb,
-        velocity: &Velocity,
-        flags: &PushFlags,
-        state: &BodyState,
-        switches: &BodySwitches,
-    ) {
-        let end = Start {
-            center: aabb.center,
-            half: aabb.half_extents,
-            velocity: velocity.0,
-            ground_velocity: state.ground_velocity,
-            flags: *flags,
-            switches: Some(*switches),
-        };
-        self.still = end == self.start;
-    }
-
-    /// Forgets that the body was still: it is awake at the next step.
-    #[inline]
-    pub(crate) fn wake(&mut self) {
-        self.still = false;
-    }
 }
 
-/// Wakes the bodies whose [`CollisionLayers`](crate::CollisionLayers) were set since the last
-/// step (the physics never writes them, so a change is the game's): who they meet changes.
-pub(crate) fn wake_relayered(
-    mut bodies: Query<&mut Rest, Changed<crate::layers::CollisionLayers>>,
+/// Wakes the bodies whose [`BodySwitches`] or [`CollisionLayers`](crate::CollisionLayers) were
+/// set since the last step: the physics never writes them, so a change is the game's, and what
+/// the body does or whom it meets may change.
+pub(crate) fn wake_switched(
+    mut bodies: Query<
+        &mut Awake,
+        Or<(
+            Changed<BodySwitches>,
+            Changed<crate::layers::CollisionLayers>,
+        )>,
+    >,
 ) {
-    for mut rest in &mut bodies {
-        rest.bypass_change_detection().wake();
+    for mut awake in &mut bodies {
+        awake.bypass_change_detection().wake();
     }
 }

@@ -293,7 +293,7 @@ impl ContactLayout {
                 for slot in rows.start.max(table.start)..rows.end.min(table.end) {
                     let (row, at) = (slot - table.start, slot - rows.start);
                     let entity = entities[row];
-                    let awake = awake[row].0;
+                    let awake = awake[row].is_awake();
                     *modes[at].get_mut() = if awake { AWAKE | ACTIVE } else { 0 };
                     let stable = last.get(slot) == Some(&entity);
                     kept &= stable;

@@ -38,6 +38,7 @@ fn pile(skip: bool) -> (App, Vec<Entity>) {
         config.partition_cell_tiles = 4;
     }
     app.add_systems(FixedUpdate, swing.before(PhysicsSystems::Integrate));
+
     let mut x: u32 = 0x9E37_79B9;
     let mut next = move || {
         x ^= x << 13;
@@ -137,6 +138,14 @@ fn meddle(app: &mut App, bodies: &[Entity], at: usize) {
         330 => {
             world.get_mut::<Aabb>(bodies[71]).unwrap().half_extents *= 1.5;
         }
+        345 => {
+            for &b in &bodies[100..130] {
+                world.get_mut::<BodySwitches>(b).unwrap().drop_through = true;
+            }
+        }
+        360 => {
+            *world.get_mut::<CollisionLayers>(bodies[48]).unwrap() = CollisionLayers::default();
+        }
         _ => {}
     }
 }
@@ -229,4 +238,35 @@ fn a_settled_pile_writes_only_the_bodies_near_motion() {
         "at most {most} of {} bodies written per step",
         bodies.len()
     );
+}
+
+/// Sets the velocity of every body with `Poke` in the middle of a step (after `Integrate`).
+fn poke_mid_step(mut bodies: Query<&mut Velocity, With<Poke>>) {
+    for mut v in &mut bodies {
+        v.0 = Vec2::new(90.0, 0.0);
+    }
+}
+
+#[derive(Component)]
+struct Poke;
+
+#[test]
+fn a_resting_body_written_in_the_middle_of_a_step_moves_from_the_next_step() {
+    // Games set velocities before `Integrate`; one written between the stages reaches a body
+    // that the step left out (it was resting) at the next step, which compares it.
+    let mut app = app(ascii("........\n........\n........\n########"));
+    app.add_systems(
+        FixedUpdate,
+        poke_mid_step
+            .after(PhysicsSystems::Integrate)
+            .before(PhysicsSystems::TileCollide),
+    );
+    let body = still_box(&mut app, Vec2::new(40.0, 22.0));
+    step(&mut app, 5);
+    assert_eq!(pos(&app, body), Vec2::new(40.0, 22.0), "resting");
+    app.world_mut().entity_mut(body).insert(Poke);
+    step(&mut app, 1);
+    app.world_mut().entity_mut(body).remove::<Poke>();
+    step(&mut app, 1);
+    assert!(pos(&app, body).x > 40.0, "moved: {}", pos(&app, body));
 }

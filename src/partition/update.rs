@@ -92,7 +92,8 @@ pub(crate) fn update_partition(
         let rows = (entities, (aabbs, rests), (areas, arrived));
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
             let (entities, (aabbs, rests), (areas, arrived)) = rows;
-            let checked = (rests.iter().zip(arrived.iter())).map(|(r, a)| rebuilt || r.0 || a);
+            let checked =
+                (rests.iter().zip(arrived.iter())).map(|(r, a)| rebuilt || r.is_awake() || a);
             for ((&entity, (aabb, areas)), checked) in
                 entities.iter().zip(aabbs.iter().zip(areas)).zip(checked)
             {

@@ -51,7 +51,7 @@ pub(crate) fn collide_tiles(
         (rest, awake),
     ): MovingBody<TileMemo>| {
         // Resting bodies are left alone (see `crate::rest`).
-        if !awake || !aabb.is_valid() {
+        if !awake.is_awake() || !aabb.is_valid() {
             return;
         }
         if !switches.world_collision {
