@@ -115,9 +115,8 @@ pub(crate) fn integrate(
         kinematic,
         (rest, awake),
     ): IntegrateItem| {
-        // A resting body is left alone (see `crate::rest`); kinematic and invalid bodies are
-        // always awake.
-        let wake = wake_all || kinematic || !aabb.is_valid() || !velocity.is_finite();
+        // A resting body is left alone (see `crate::rest`); kinematic bodies are always awake.
+        let wake = wake_all || kinematic;
         // Written since the last step started: by that step (if it processed the body) or by
         // the game. A body neither processed nor written is compared with nothing.
         let written =

@@ -246,9 +246,10 @@ pub(crate) fn respond_to_contacts(
         // A resting body is left alone; an active one (an awake body's partner) responds from
         // the state tile collision left it in at its last processed step (see `crate::rest`).
         if !awake.is_awake() {
-            if layout
+            // (A resting body that was not detected, such as an invalid one, is left too.)
+            if !layout
                 .mode_of(entity)
-                .is_some_and(|m| m & (ACTIVE | JOINED) == 0)
+                .is_some_and(|m| m & (ACTIVE | JOINED) != 0)
             {
                 return;
             }

@@ -297,15 +297,18 @@ impl ContactLayout {
                     *modes[at].get_mut() = if awake { AWAKE | ACTIVE } else { 0 };
                     let stable = last.get(slot) == Some(&entity);
                     kept &= stable;
+                    // A resting body in the slot it had: its snapshot and cells are there (it
+                    // was detected, so it is in the partition).
+                    if !awake && stable {
+                        slots[at] = entity;
+                        continue;
+                    }
                     let Some(range) = areas[row].range() else {
                         slots[at] = Entity::PLACEHOLDER;
                         snaps[at] = Snap::EMPTY;
                         continue;
                     };
                     slots[at] = entity;
-                    if !awake && stable {
-                        continue;
-                    }
                     let (center, velocity, blocked) = if awake {
                         (
                             aabbs[row].center,
