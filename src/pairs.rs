@@ -39,12 +39,13 @@ use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::geometry::signed_overlap_within;
 use crate::layers::CollisionLayers;
-use crate::layout::{Ends, SPLITS, file_end, lay_out, split_shift};
+use crate::layout::{Ends, SPLITS, file_end, lay_out};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item};
 use crate::partition::{CellRange, Partition, shared_corner_bits};
 use crate::rest::{ACTIVE, AWAKE, JOINED};
-use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
+use crate::snapshot::{BodyQuery, ContactLayout, Snap, mark_cells, prefetch, slot_snap};
+use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 /// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
@@ -178,8 +179,6 @@ struct PieceOut {
     near: Vec<Near>,
     /// The resting bodies this piece found to touch an awake body ([`JOINED`]).
     joined: Vec<u32>,
-    /// How many contacts the resting bodies of this piece's slots keep, by slot range.
-    kept: [usize; SPLITS],
 }
 
 /// What the pair loop reads of each body of a cell: its slot, box and ownership data.
@@ -205,6 +204,9 @@ pub(crate) struct DetectScratch {
     changes: Vec<Vec<Change>>,
     /// The cells holding a body searched with every body this step.
     searched: Vec<AtomicBool>,
+    /// Awake bodies' partners at the last step, marked active by the snapshot.
+    marked: Parallel<Vec<u32>>,
+    partners: Vec<u32>,
 }
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
@@ -224,33 +226,46 @@ pub(crate) fn detect_pairs(
     let l = &mut *layout;
     // The last detection's partners become the previous step's.
     core::mem::swap(&mut l.now, &mut l.last);
-    // 1. Snapshot (see `ContactLayout::take_snapshot`).
-    let (n, detected, kept) = l.take_snapshot(
-        &bodies,
-        config.contact_tolerance,
-        config.parallel_min_bodies,
-    );
-    let parallel = n >= config.parallel_min_bodies;
+    // 1. Snapshot (see `ContactLayout::take_snapshot`), which marks the awake bodies, their
+    //    partners at the last step and the cells to search.
     let partition = &*partition;
     let dims = partition.dims();
     let cell_count = (dims.x * dims.y) as usize;
+    s.searched.clear();
+    s.searched
+        .resize_with(cell_count, || AtomicBool::new(false));
+    let snapshot = l.take_snapshot(
+        &bodies,
+        config.contact_tolerance,
+        config.parallel_min_bodies,
+        (&s.searched, dims.x as usize),
+        &s.marked,
+    );
+    let (n, shift) = (snapshot.slots, snapshot.shift);
+    let parallel = n >= config.parallel_min_bodies;
 
     // Which bodies are searched with every body: all of them, unless resting bodies can keep
     // the last step's contacts (every body kept its slot, and no body went away since).
-    let carry =
-        config.skip_resting_bodies && kept && !l.last.forgotten && l.last.starts.len() == n + 1;
-    s.searched.clear();
-    s.searched
-        .resize_with(cell_count, || AtomicBool::new(!carry));
+    let carry = config.skip_resting_bodies
+        && snapshot.kept
+        && !l.last.forgotten
+        && l.last.starts.len() == n + 1;
+    s.partners.clear();
+    s.marked.drain_into(&mut s.partners);
     if carry {
-        mark_searched(l, partition, &s.searched, parallel);
+        for &k in &s.partners {
+            if l.now.entities[k as usize] != Entity::PLACEHOLDER {
+                mark_cells(&s.searched, dims.x as usize, l.ranges[k as usize]);
+            }
+        }
     } else {
+        s.searched.iter_mut().for_each(|c| *c.get_mut() = true);
         l.modes.iter_mut().for_each(|m| *m.get_mut() |= ACTIVE);
     }
 
     // 2. Pairs, piece by piece of the cell list, then the bodies that joined awake ones.
-    let shift = split_shift(n);
     s.pieces.resize_with(CHUNKS, PieceOut::default);
+    let mut active_contacts = snapshot.active_contacts;
     {
         let (snaps, now, modes, ranges) = (&l.snaps, &l.now, &l.modes, &l.ranges);
         let searched = &s.searched;
@@ -275,23 +290,16 @@ pub(crate) fn detect_pairs(
                 }
             }
         });
-        // The bodies that joined awake ones (few: on this thread), and what each slot range
-        // keeps of the last step's contacts (known now: a body that joined keeps none).
+        // The bodies that joined awake ones (few: on this thread); they keep none of their
+        // last contacts.
         if carry {
             for out in s.pieces.iter_mut() {
                 for &q in &out.joined {
                     let range = ranges[q as usize];
                     find_pairs_of(q, range, partition, shift, (snaps, now), &mut out.ends);
+                    active_contacts[q as usize >> shift] += l.last.links_of(q as usize).len();
                 }
             }
-            for_each_chunk(&mut s.pieces, parallel, |i, out| {
-                out.kept = [0; SPLITS];
-                for k in chunk_range(i, CHUNKS, n) {
-                    if modes[k].load(Relaxed) & (ACTIVE | JOINED) == 0 {
-                        out.kept[k >> shift] += l.last.links_of(k).len();
-                    }
-                }
-            });
         }
     }
 
@@ -299,10 +307,12 @@ pub(crate) fn detect_pairs(
     let tested = s.pieces.iter().map(|piece| piece.tested).sum();
     let (last, modes) = (&l.last, &l.modes);
     let keeps = |k: usize| carry && modes[k].load(Relaxed) & (ACTIVE | JOINED) == 0;
+    // What each slot range keeps: its contacts at the last step but the active slots'.
     let mut kept = [0; SPLITS];
-    for piece in s.pieces.iter().filter(|_| carry) {
-        for (total, count) in kept.iter_mut().zip(piece.kept) {
-            *total += count;
+    if carry {
+        for (range, kept) in kept.iter_mut().enumerate() {
+            let start = |range: usize| last.starts[(range << shift).min(n)] as usize;
+            *kept = start(range + 1) - start(range) - active_contacts[range];
         }
     }
     let found = lay_out(
@@ -341,7 +351,7 @@ pub(crate) fn detect_pairs(
     for_each_item(&mut contacts, config.parallel_min_bodies, refill);
 
     *stats = PhysicsStats {
-        bodies: detected,
+        bodies: snapshot.detected,
         occupied_cells: partition.occupied_cells(),
         pairs_tested: tested,
         pairs_found: found,
@@ -374,51 +384,6 @@ fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
             prefetch(snap);
         }
     }
-}
-
-/// Marks awake bodies' partners of the last step [`ACTIVE`], and the cells of every awake
-/// body and of those partners as `searched`: in [`CHUNKS`] pieces of the slots (on the task
-/// pool when `parallel`), with atomic bits, so the marks are the same however the pieces run.
-fn mark_searched(
-    l: &ContactLayout,
-    partition: &Partition,
-    searched: &[AtomicBool],
-    parallel: bool,
-) {
-    let (modes, n) = (&l.modes, l.modes.len());
-    let width = partition.dims().x as usize;
-    let mark = |k: usize| {
-        if l.now.entities[k] != Entity::PLACEHOLDER {
-            let (lo, hi) = l.ranges[k];
-            for y in lo.y..=hi.y {
-                let row = y as usize * width;
-                for cell in &searched[row + lo.x as usize..=row + hi.x as usize] {
-                    // Most cells are marked many times: a read is cheaper than a write.
-                    if !cell.load(Relaxed) {
-                        cell.store(true, Relaxed);
-                    }
-                }
-            }
-        }
-    };
-    let mut pieces = [(); CHUNKS];
-    for_each_chunk(&mut pieces, parallel, |i, _| {
-        for k in chunk_range(i, CHUNKS, n) {
-            if modes[k].load(Relaxed) & AWAKE != 0 {
-                mark(k);
-                for link in l.last.links_of(k) {
-                    let other = link.other as usize;
-                    // Read first: a read-modify-write is far dearer, and most partners of
-                    // awake bodies are awake themselves or already marked.
-                    if modes[other].load(Relaxed) & ACTIVE == 0
-                        && modes[other].fetch_or(ACTIVE, Relaxed) & ACTIVE == 0
-                    {
-                        mark(other);
-                    }
-                }
-            }
-        }
-    });
 }
 
 /// Tests the pairs of one cell's list that have an active body, keeping the pairs this cell

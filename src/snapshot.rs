@@ -14,7 +14,10 @@ use crate::parallel::{CHUNKS, for_each_row_chunk};
 use crate::partition::{CellRange, GridAreas};
 use crate::rest::{ACTIVE, AWAKE, Awake, Rest};
 use crate::rows::DENSE;
-use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use bevy::utils::Parallel;
+use core::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
+
+use crate::layout::{SPLITS, split_shift};
 
 /// A body as pair detection saw it. Aligned to a cache line, so each random read of a snapshot
 /// (the pair loop's gather, the other body of a contact read by the response or for
@@ -247,105 +250,142 @@ impl ContactLayout {
     /// An awake body's snapshot is taken from its components; a resting one's (see
     /// `crate::rest`) is left as it is when the body had the same slot at the last step (it
     /// is what the body would show again), and is otherwise rebuilt from what tile collision
-    /// left at its last processed step. Each slot's mode is set to [`AWAKE`] and [`ACTIVE`]
-    /// for awake bodies, none for the others. Returns the number of slots, of bodies given
-    /// one, and whether every body kept its slot of the last step.
+    /// left at its last processed step. An awake body's slot is marked [`AWAKE`] and
+    /// [`ACTIVE`], and its cells `searched` (a grid `width` cells wide); its partners at the
+    /// last step are marked [`ACTIVE`] and listed in `partners` (their cells are for the
+    /// caller to mark: a partner's cells may be written by another piece). Every slot marked
+    /// active has its last step's contacts counted, by slot range of `shift`, in the
+    /// returned counts. Returns the number of slots, of bodies given one, whether every body
+    /// kept its slot of the last step, and those counts.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn take_snapshot(
         &mut self,
         bodies: &BodyQuery,
         touch: f32,
         parallel_min: usize,
-    ) -> (usize, usize, bool) {
+        (searched, width): (&[AtomicBool], usize),
+        partners: &Parallel<Vec<u32>>,
+    ) -> Snapshot {
         let tables = || bodies.contiguous_iter().expect(DENSE);
         let n: usize = tables().map(|t| t.0.len()).sum();
         let parallel = n >= parallel_min;
+        let shift = split_shift(n);
         self.snaps.resize(n, Snap::EMPTY);
         self.ranges.resize(n, (UVec2::ZERO, UVec2::ZERO));
         self.modes.resize_with(n, || AtomicU8::new(0));
+        self.modes.iter_mut().for_each(|m| *m.get_mut() = 0);
         self.now.entities.clear();
         self.now.entities.resize(n, Entity::PLACEHOLDER);
         self.now.forgotten = false;
-        let last = &self.last.entities;
-        let moved = AtomicBool::new(last.len() != n);
-        let snap = |rows: core::ops::Range<usize>,
-                    (snaps, ranges, slots, modes): (
-            &mut [Snap],
-            &mut [CellRange],
-            &mut [Entity],
-            &mut [AtomicU8],
-        )| {
-            let mut base = 0;
-            let mut kept = true;
-            for (
-                entities,
-                aabbs,
-                velocities,
-                olds,
-                areas,
-                flags,
-                layers,
-                kinematic,
-                (rests, awake),
-            ) in tables()
-            {
-                let table = base..base + entities.len();
-                base = table.end;
-                for slot in rows.start.max(table.start)..rows.end.min(table.end) {
-                    let (row, at) = (slot - table.start, slot - rows.start);
-                    let entity = entities[row];
-                    let awake = awake[row].is_awake();
-                    *modes[at].get_mut() = if awake { AWAKE | ACTIVE } else { 0 };
-                    let stable = last.get(slot) == Some(&entity);
-                    kept &= stable;
-                    // A resting body in the slot it had: its snapshot and cells are there (it
-                    // was detected, so it is in the partition).
-                    if !awake && stable {
-                        slots[at] = entity;
-                        continue;
-                    }
-                    let Some(range) = areas[row].range() else {
-                        slots[at] = Entity::PLACEHOLDER;
-                        snaps[at] = Snap::EMPTY;
-                        continue;
-                    };
-                    slots[at] = entity;
-                    let (center, velocity, blocked) = if awake {
-                        (
-                            aabbs[row].center,
-                            velocities[row].0,
-                            flags[row].blocked_sides(),
-                        )
-                    } else {
-                        let (center, velocity, flags) = rests[row].tile_state();
-                        (center, velocity, flags.blocked_sides())
-                    };
-                    ranges[at] = range;
-                    snaps[at] = Snap {
-                        entity,
-                        center,
-                        half: aabbs[row].half_extents,
-                        velocity,
-                        old: olds[row].0,
-                        first_cell: range.0,
-                        skin: skin_at(touch, center),
-                        kinematic,
-                        blocked,
-                        layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
-                    };
-                }
-                if base >= rows.end {
-                    break;
-                }
-            }
-            if !kept {
-                moved.store(true, Relaxed);
+        let (last, modes) = (&self.last, &self.modes[..]);
+        // The last layout's contacts of slot `k` (none when it had no such slot).
+        let links_of = |k: usize| {
+            if k + 1 < last.starts.len() {
+                last.links_of(k)
+            } else {
+                &[]
             }
         };
+        let moved = AtomicBool::new(last.entities.len() != n);
+        let removed: [AtomicUsize; SPLITS] = Default::default();
+        let snap =
+            |rows: core::ops::Range<usize>,
+             (snaps, ranges, slots): (&mut [Snap], &mut [CellRange], &mut [Entity])| {
+                let mut base = 0;
+                let mut kept = true;
+                let mut gone = [0; SPLITS];
+                let mut mine = partners.borrow_local_mut();
+                for (
+                    entities,
+                    aabbs,
+                    velocities,
+                    olds,
+                    areas,
+                    flags,
+                    layers,
+                    kinematic,
+                    (rests, awake),
+                ) in tables()
+                {
+                    let table = base..base + entities.len();
+                    base = table.end;
+                    for slot in rows.start.max(table.start)..rows.end.min(table.end) {
+                        let (row, at) = (slot - table.start, slot - rows.start);
+                        let entity = entities[row];
+                        let awake = awake[row].is_awake();
+                        let stable = last.entities.get(slot) == Some(&entity);
+                        kept &= stable;
+                        // A resting body in the slot it had: its snapshot and cells are there (it
+                        // was detected, so it is in the partition).
+                        if !awake && stable {
+                            slots[at] = entity;
+                            continue;
+                        }
+                        let Some(range) = areas[row].range() else {
+                            slots[at] = Entity::PLACEHOLDER;
+                            snaps[at] = Snap::EMPTY;
+                            continue;
+                        };
+                        slots[at] = entity;
+                        let (center, velocity, blocked) = if awake {
+                            (
+                                aabbs[row].center,
+                                velocities[row].0,
+                                flags[row].blocked_sides(),
+                            )
+                        } else {
+                            let (center, velocity, flags) = rests[row].tile_state();
+                            (center, velocity, flags.blocked_sides())
+                        };
+                        ranges[at] = range;
+                        snaps[at] = Snap {
+                            entity,
+                            center,
+                            half: aabbs[row].half_extents,
+                            velocity,
+                            old: olds[row].0,
+                            first_cell: range.0,
+                            skin: skin_at(touch, center),
+                            kinematic,
+                            blocked,
+                            layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
+                        };
+                        if !awake {
+                            continue;
+                        }
+                        // Whoever sets a slot's `ACTIVE` first counts its last contacts.
+                        if modes[slot].fetch_or(AWAKE | ACTIVE, Relaxed) & ACTIVE == 0 {
+                            gone[slot >> shift] += links_of(slot).len();
+                        }
+                        mark_cells(searched, width, range);
+                        for link in links_of(slot) {
+                            let other = link.other as usize;
+                            // Read first: a read-modify-write costs more, and most partners of
+                            // awake bodies are awake themselves or marked already.
+                            if other < n
+                                && modes[other].load(Relaxed) & ACTIVE == 0
+                                && modes[other].fetch_or(ACTIVE, Relaxed) & ACTIVE == 0
+                            {
+                                gone[other >> shift] += links_of(other).len();
+                                mine.push(other as u32);
+                            }
+                        }
+                    }
+                    if base >= rows.end {
+                        break;
+                    }
+                }
+                for (total, count) in removed.iter().zip(gone) {
+                    total.fetch_add(count, Relaxed);
+                }
+                if !kept {
+                    moved.store(true, Relaxed);
+                }
+            };
         let rows = (
             &mut self.snaps[..],
             &mut self.ranges[..],
             &mut self.now.entities[..],
-            &mut self.modes[..],
         );
         for_each_row_chunk(rows, n, CHUNKS, parallel, snap);
         let mut detected = 0;
@@ -360,6 +400,40 @@ impl ContactLayout {
             self.now.slot_of[index] = k as u32;
             detected += 1;
         }
-        (n, detected, !moved.into_inner())
+        Snapshot {
+            slots: n,
+            detected,
+            kept: !moved.into_inner(),
+            shift,
+            active_contacts: removed.map(AtomicUsize::into_inner),
+        }
     }
+}
+
+/// Marks the cells of `range` in `searched`, a grid `width` cells wide.
+#[inline]
+pub(crate) fn mark_cells(searched: &[AtomicBool], width: usize, (lo, hi): CellRange) {
+    for y in lo.y..=hi.y {
+        let row = y as usize * width;
+        for cell in &searched[row + lo.x as usize..=row + hi.x as usize] {
+            // Most cells are marked many times: a read is cheaper than a write.
+            if !cell.load(Relaxed) {
+                cell.store(true, Relaxed);
+            }
+        }
+    }
+}
+
+/// What [`ContactLayout::take_snapshot`] found.
+pub(crate) struct Snapshot {
+    /// Slots (bodies with the physics' components).
+    pub(crate) slots: usize,
+    /// Bodies in the partition, given a slot.
+    pub(crate) detected: usize,
+    /// Every body kept its slot of the last step.
+    pub(crate) kept: bool,
+    /// The slot ranges' [`split_shift`].
+    pub(crate) shift: u32,
+    /// By slot range, the last step's contacts of the slots marked active.
+    pub(crate) active_contacts: [usize; SPLITS],
 }
