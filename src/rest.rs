@@ -3,26 +3,33 @@
 //! # Why it is exact
 //!
 //! A body's step is a function of its own state (box, velocity, flags, ground velocity,
-//! switches) and of its contacts (its partners' snapshots, in partner-slot order). A body is
-//! **still** when its last processed step ended exactly where it began. If it is still, its
-//! state is what that step began with (nobody wrote it since), and no partner it had then or
-//! would have now changed, then this step would repeat that one input for input: it would end
-//! where it begins again. Such a body is left out of every stage, and its contacts are carried
-//! over from the last layout unchanged.
+//! switches, layers) and of its contacts (its partners' snapshots, in partner-slot order). A
+//! body is **still** when its last processed step ended exactly where it began. If it is still,
+//! its state is what that step began with (nobody wrote it since), and no partner it had then
+//! or would have now changed, then this step would repeat that one input for input: it would
+//! end where it begins again. Such a body is left out of every stage, and its contacts are
+//! carried over from the last layout unchanged.
 //!
-//! Each step sorts bodies into three kinds (per slot, [`AWAKE`], [`ACTIVE`], neither):
+//! Each step sorts bodies into three kinds ([`Awake`] per body; per slot, [`AWAKE`],
+//! [`ACTIVE`], [`JOINED`] or none):
 //!
-//! - **awake**: not still, or written since (a teleport, a new velocity, other switches), or
-//!   everything after a change of the map, the configuration or the time step. Integrated,
+//! - **awake**: not still; or one of its `Aabb`, `Velocity`, `PushFlags`, `BodyState` was
+//!   written since the last step started (change ticks) and its state differs from the start
+//!   of its last processed step; or its `BodySwitches` or `CollisionLayers` were written; or
+//!   every body, after a change of the map, the configuration or the time step. Integrated,
 //!   collided with tiles and snapshotted as usual.
-//! - **active**: not awake, but a partner of an awake body at the last step or at this one. Its
-//!   contacts are found again, and it responds to them from the state tile collision left it in
-//!   at its last processed step (which it would reach again: same input, same output).
-//! - **at rest**: neither. Nothing is read or written; its contacts are the last step's.
+//! - **active**: not awake, but a partner of an awake body at the last step (the snapshot marks
+//!   them) or at this one (the cells' pair loop finds them: [`JOINED`]). Its contacts are found
+//!   again, and it responds to them from the state tile collision left it in at its last
+//!   processed step (which it would reach again: same input, same output).
+//! - **at rest**: neither. Its components are not read (only its change ticks and [`Awake`])
+//!   nor written; its contacts are the last step's.
 //!
-//! Contacts are laid out in partner-slot order, not discovery order, so a body's contacts do
-//! not depend on which bodies were searched; the outcome is bit for bit that of a step that
-//! processes every body (`resting_bodies_are_skipped_without_changing_the_outcome`).
+//! Contacts are laid out in partner-slot order, not discovery order, and a pair's overlap is
+//! worked out from the body in the lower slot, so a body's contacts do not depend on which
+//! bodies were searched: the outcome is bit for bit that of a step that processes every body
+//! (`tests/rest.rs`). Whenever a body changed slot or went away since the last step, every body
+//! is searched again (resting ones respond from their remembered state).
 
 use bevy::prelude::*;
 
