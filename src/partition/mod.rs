@@ -128,11 +128,6 @@ pub struct Partition {
     margin: f32,
     dims: UVec2,
     cells: Vec<Vec<Entity>>,
-    /// Per cell, how many times its list changed (wrapping): pair detection keeps what it read
-    /// of a cell while this stays the same.
-    edits: Vec<u32>,
-    /// How many times the grid was built (wrapping).
-    builds: u32,
     /// (map width, height, tile size, origin, tiles per cell) the grid was built for.
     built_for: Option<(u32, u32, u32, [u32; 2], u32)>,
 }
@@ -162,13 +157,6 @@ impl Partition {
     #[inline]
     pub(crate) fn cell_at_flat(&self, flat: usize) -> &[Entity] {
         self.cells.get(flat).map_or(&[], |c| c.as_slice())
-    }
-
-    /// The version of the list of the cell with flat index `flat`: it changes whenever the list
-    /// does (and whenever the grid is built again).
-    #[inline]
-    pub(crate) fn version_at_flat(&self, flat: usize) -> (u32, u32) {
-        (self.builds, self.edits.get(flat).copied().unwrap_or(0))
     }
 
     /// Every cell with its bodies, row by row from the bottom.
@@ -345,16 +333,12 @@ impl Partition {
         self.cells.clear();
         self.cells
             .resize_with((self.dims.x * self.dims.y) as usize, Vec::new);
-        self.edits.clear();
-        self.edits.resize(self.cells.len(), 0);
-        self.builds = self.builds.wrapping_add(1);
         true
     }
 
     /// Appends `entity` to `cell`; returns its index there.
     fn push(&mut self, cell: UVec2, entity: Entity) -> u32 {
         let i = self.index(cell).expect("cell inside the grid");
-        self.edits[i] = self.edits[i].wrapping_add(1);
         let list = &mut self.cells[i];
         list.push(entity);
         (list.len() - 1) as u32
@@ -363,12 +347,11 @@ impl Partition {
     /// Swap-removes entry `index` of `cell`; returns the entity moved into its place, if any.
     fn swap_remove(&mut self, cell: UVec2, index: u32) -> Option<Entity> {
         let i = self.index(cell)?;
+        let list = &mut self.cells[i];
         let index = index as usize;
-        if index >= self.cells[i].len() {
+        if index >= list.len() {
             return None;
         }
-        self.edits[i] = self.edits[i].wrapping_add(1);
-        let list = &mut self.cells[i];
         list.swap_remove(index);
         list.get(index).copied()
     }
