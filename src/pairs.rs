@@ -179,6 +179,8 @@ struct PieceOut {
     near: Vec<Near>,
     /// The resting bodies this piece found to touch an awake body ([`JOINED`]).
     joined: Vec<u32>,
+    /// The resting bodies of the cell being searched, while it is gathered.
+    resting: Vec<Near>,
 }
 
 /// What the pair loop reads of each body of a cell: its slot, box and ownership data.
@@ -279,10 +281,17 @@ pub(crate) fn detect_pairs(
             let mut cell = UVec2::new(start % dims.x.max(1), start / dims.x.max(1));
             for flat in cells {
                 if searched[flat].load(Relaxed) {
-                    prefetch_cell(partition, flat + READ_AHEAD);
-                    prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
+                    // The cells searched next start loading early.
+                    let ahead = |k: usize| searched.get(flat + k).is_some_and(|c| c.load(Relaxed));
+                    if ahead(READ_AHEAD) {
+                        prefetch_cell(partition, flat + READ_AHEAD);
+                    }
+                    if ahead(1) {
+                        prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
+                    }
                     let list = partition.cell_at_flat(flat);
-                    find_pairs_in_cell(list, cell, shift, (snaps, now, modes), out);
+                    let read = (&snaps[..], now, &modes[..]);
+                    find_pairs_in_cell((list, cell), shift, read, out);
                 }
                 cell.x += 1;
                 if cell.x == dims.x {
@@ -386,21 +395,37 @@ fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
     }
 }
 
-/// Tests the pairs of one cell's list that have an active body, keeping the pairs this cell
+/// What the pair loop reads of slot `k` (snapshot `b`) in `cell`; its mode is set later.
+#[inline]
+fn near_of(k: usize, b: &Snap, cell: UVec2) -> Near {
+    Near {
+        slot: k as u32,
+        corner: shared_corner_bits(b.first_cell, cell),
+        skin: b.skin,
+        center: b.center,
+        half: b.half,
+        layers: b.layers,
+        mode: 0,
+    }
+}
+
+/// Tests the pairs of one cell's `list` that have an active body, keeping the pairs this cell
 /// owns; a resting body found touching an awake one is noted in `out.joined`.
 #[inline]
 fn find_pairs_in_cell(
-    list: &[Entity],
-    cell: UVec2,
+    (list, cell): (&[Entity], UVec2),
     shift: u32,
     (snaps, now, modes): (&[Snap], &Partners, &[AtomicU8]),
     out: &mut PieceOut,
 ) {
     // Gather the cell's bodies once (every body in a cell was snapshotted; the lookup guards
     // against a stale slot anyway, with the snapshot's own entity, on the line read anyway),
-    // so the pair loop reads contiguous memory. Two things are found on the way: the largest
+    // so the pair loop reads contiguous memory: active bodies first, resting ones after them
+    // (`out.resting` while gathering), as a pair needs an active body and each active body is
+    // tested against the bodies after it. Two things are found on the way: the largest
     // contact tolerance of the cell, and whether every body has the same layers.
     out.near.clear();
+    out.resting.clear();
     let mut widest = 0.0f32;
     let mut layers = None;
     let mut uniform = true;
@@ -408,49 +433,54 @@ fn find_pairs_in_cell(
         if let Some((k, b)) = slot_snap(e, snaps, now).filter(|(_, b)| b.entity == e) {
             widest = widest.max(b.skin);
             uniform &= *layers.get_or_insert(b.layers) == b.layers;
-            out.near.push(Near {
-                slot: k as u32,
-                corner: shared_corner_bits(b.first_cell, cell),
-                skin: b.skin,
-                center: b.center,
-                half: b.half,
-                layers: b.layers,
-                mode: modes[k].load(Relaxed) & (AWAKE | ACTIVE),
-            });
+            let mode = modes[k].load(Relaxed) & (AWAKE | ACTIVE);
+            let near = Near {
+                mode,
+                ..near_of(k, b, cell)
+            };
+            if mode & ACTIVE != 0 {
+                out.near.push(near);
+            } else {
+                out.resting.push(near);
+            }
         }
     }
+    let active = out.near.len();
+    out.near.extend_from_slice(&out.resting);
     // Bodies that all share layers that collide with themselves (the usual case: the default
     // layers) need no layer test per pair.
     if uniform && layers.is_some_and(|l| l.interacts_with(l)) {
-        test_cell_pairs::<false>(widest, shift, modes, out);
+        test_cell_pairs::<false>(widest, active, shift, modes, out);
     } else {
-        test_cell_pairs::<true>(widest, shift, modes, out);
+        test_cell_pairs::<true>(widest, active, shift, modes, out);
     }
 }
 
-/// The pair loop of [`find_pairs_in_cell`] over `out.near`, testing layers per pair only when
-/// `LAYERS` is set. Each pair is screened with the cell's widest tolerance `widest` (at least
-/// the pair's own), then confirmed with the pair's ([`signed_overlap_within`]), so the screen
-/// needs no per-pair maximum.
+/// The pair loop of [`find_pairs_in_cell`] over `out.near`, whose first `active` bodies are
+/// the active ones: each of them against every body after it, testing layers per pair only
+/// when `LAYERS` is set. Each pair is screened with the cell's widest tolerance `widest` (at
+/// least the pair's own), then confirmed with the pair's ([`signed_overlap_within`]), so the
+/// screen needs no per-pair maximum. A resting body found touching an awake one is noted in
+/// `out.joined` (its own pairs are searched after the cells).
 #[inline]
 fn test_cell_pairs<const LAYERS: bool>(
     widest: f32,
+    active: usize,
     shift: u32,
     modes: &[AtomicU8],
     out: &mut PieceOut,
 ) {
-    for (i, a) in out.near.iter().enumerate() {
-        let a_active = a.mode & ACTIVE != 0;
+    for (i, a) in out.near[..active].iter().enumerate() {
+        let a_awake = a.mode & AWAKE != 0;
         // The later bodies in blocks of 64: each test is branch-free and sets one bit, and
         // only the touching pairs (about one test in eight in a pile) are then visited.
         for later in out.near[i + 1..].chunks(64) {
             let (mut tested, mut touching) = (0, 0u64);
             for (k, b) in later.iter().enumerate() {
                 // The pair belongs to the first cell both cover: report it there only. Pairs
-                // whose layers do not match, or of two resting bodies, are never tested.
-                let mine = (a.corner | b.corner) == 3
-                    && (a_active | (b.mode & ACTIVE != 0))
-                    && (!LAYERS || a.layers.interacts_with(b.layers));
+                // whose layers do not match are never tested.
+                let mine =
+                    (a.corner | b.corner) == 3 && (!LAYERS || a.layers.interacts_with(b.layers));
                 let delta = (a.center - b.center).abs();
                 // Summed in the order the confirmation sums, so the screen (with a tolerance
                 // at least the pair's) never rejects a pair the confirmation would keep.
@@ -471,20 +501,12 @@ fn test_cell_pairs<const LAYERS: bool>(
                 let Some(overlap) = pair_overlap(a, b, skin) else {
                     continue;
                 };
-                if a_active {
-                    file_end(&mut out.ends, shift, a.slot, b.slot, overlap);
-                }
+                file_end(&mut out.ends, shift, a.slot, b.slot, overlap);
                 if b.mode & ACTIVE != 0 {
                     file_end(&mut out.ends, shift, b.slot, a.slot, -overlap);
-                }
-                // A resting body touching an awake one has its pairs searched after the cells.
-                for (me, other) in [(a, b), (b, a)] {
-                    if other.mode & AWAKE != 0
-                        && me.mode & ACTIVE == 0
-                        && modes[me.slot as usize].fetch_or(JOINED, Relaxed) & JOINED == 0
-                    {
-                        out.joined.push(me.slot);
-                    }
+                } else if a_awake && modes[b.slot as usize].fetch_or(JOINED, Relaxed) & JOINED == 0
+                {
+                    out.joined.push(b.slot);
                 }
             }
         }
