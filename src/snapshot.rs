@@ -74,6 +74,8 @@ pub(crate) struct ContactLayout {
     pub(crate) ranges: Vec<CellRange>,
     /// Each slot's kind this step: [`AWAKE`], [`ACTIVE`], [`JOINED`] bits; none when at rest.
     pub(crate) modes: Vec<AtomicU8>,
+    /// Every body kept its slot at the last detection.
+    kept_before: bool,
 }
 
 /// The contacts of one body at the last detection, as [`CollisionData`] records built from the
@@ -388,22 +390,29 @@ impl ContactLayout {
             &mut self.now.entities[..],
         );
         for_each_row_chunk(rows, n, CHUNKS, parallel, snap);
+        // Entity to slot (one sequential pass), unless every body kept its slot at this step
+        // and the last one: the table of two steps ago (this one, before the swap) holds.
+        let kept = !moved.into_inner();
         let mut detected = 0;
+        let fill = !(kept && self.kept_before);
         for (k, &entity) in self.now.entities.iter().enumerate() {
             if entity == Entity::PLACEHOLDER {
                 continue;
             }
-            let index = entity.index_u32() as usize;
-            if self.now.slot_of.len() <= index {
-                self.now.slot_of.resize(index + 1, u32::MAX);
-            }
-            self.now.slot_of[index] = k as u32;
             detected += 1;
+            if fill {
+                let index = entity.index_u32() as usize;
+                if self.now.slot_of.len() <= index {
+                    self.now.slot_of.resize(index + 1, u32::MAX);
+                }
+                self.now.slot_of[index] = k as u32;
+            }
         }
+        self.kept_before = kept;
         Snapshot {
             slots: n,
             detected,
-            kept: !moved.into_inner(),
+            kept,
             shift,
             active_contacts: removed.map(AtomicUsize::into_inner),
         }
