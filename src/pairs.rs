@@ -255,10 +255,15 @@ pub(crate) fn detect_pairs(
     s.partners.clear();
     s.marked.drain_into(&mut s.partners);
     if carry {
-        for &k in &s.partners {
-            if l.now.entities[k as usize] != Entity::PLACEHOLDER {
-                mark_cells(&s.searched, dims.x as usize, l.ranges[k as usize]);
+        // Scattered reads: each starts loading a few partners ahead.
+        const AHEAD: usize = 8;
+        for (i, &k) in s.partners.iter().enumerate() {
+            if let Some(&next) = s.partners.get(i + AHEAD) {
+                prefetch(&l.ranges[next as usize]);
             }
+            // (A partner that left the partition since marks its old cells: searched for
+            // nothing, which changes no result.)
+            mark_cells(&s.searched, dims.x as usize, l.ranges[k as usize]);
         }
     } else {
         s.searched.iter_mut().for_each(|c| *c.get_mut() = true);
