@@ -97,13 +97,12 @@ pub(crate) fn lay_out<'a, P: Sync>(
 }
 
 /// Lays out the contacts of the slots from `first` on, whose ends are `ends` (the layout's
-/// `starts[first + 1..]`): counts each slot's contacts (found, or kept from `last`), sums the
-/// counts from `base` (where this range's contacts begin in the whole layout), writes each
-/// found contact into `links` (its part of the layout, from `base` on) and sorts each slot's
-/// by partner slot, and copies each run of kept slots' contacts at once. Each slot's count
-/// goes one entry on (the last one's is not needed), so after the sum an entry is where its
-/// slot's contacts begin, then serves as its cursor, and ends where they end, as the layout
-/// wants.
+/// `starts[first + 1..]`): counts each slot's found contacts, then, from `base` (where this
+/// range's contacts begin in the whole layout), gives each slot its place and copies each run
+/// of slots that keep their contacts from `last` at once, writes each found contact into
+/// `links` (its part of the layout, from `base` on), and sorts each slot's found contacts by
+/// partner slot. A found slot's entry is where its contacts begin, then serves as its cursor,
+/// and ends where they end, as the layout wants.
 fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
     first: usize,
     base: usize,
@@ -112,24 +111,32 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
     ends: &mut [u32],
     links: &mut [Link],
 ) {
-    let Some(end) = ends.len().checked_sub(1) else {
-        return;
-    };
     ends.fill(0);
     for e in lists() {
-        let k = e.slot as usize - first;
-        if k < end {
-            ends[k + 1] += 1;
-        }
+        ends[e.slot as usize - first] += 1;
     }
-    for k in 0..end {
+    let mut at = base as u32;
+    let mut k = 0;
+    while k < ends.len() {
         if keeps(first + k) {
-            ends[k + 1] += last.starts[first + k + 1] - last.starts[first + k];
+            // A run of kept slots: their contacts are contiguous in the last layout too, and
+            // move by the same amount (either way: wrapping arithmetic is exact).
+            let run = first + k;
+            let moved = at.wrapping_sub(last.starts[run]);
+            while k < ends.len() && keeps(first + k) {
+                ends[k] = last.starts[first + k + 1].wrapping_add(moved);
+                k += 1;
+            }
+            let from = last.starts[run] as usize..last.starts[first + k] as usize;
+            let to = at as usize - base;
+            links[to..to + from.len()].copy_from_slice(&last.links[from]);
+            at = ends[k - 1];
+        } else {
+            let found = ends[k];
+            ends[k] = at;
+            at += found;
+            k += 1;
         }
-    }
-    ends[0] = base as u32;
-    for k in 1..ends.len() {
-        ends[k] += ends[k - 1];
     }
     for e in lists() {
         let cursor = &mut ends[e.slot as usize - first];
@@ -139,32 +146,13 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
         };
         *cursor += 1;
     }
-    // Now each slot's entry is where its found contacts end; kept slots have none, so theirs
-    // is where their kept contacts go.
-    let mut k = 0;
+    // Few contacts each: an insertion sort of each found slot's.
     let mut start = base;
-    while k < ends.len() {
-        if keeps(first + k) {
-            // A run of kept slots: their contacts are contiguous in the last layout too.
-            let run = k;
-            while k < ends.len() && keeps(first + k) {
-                k += 1;
-            }
-            let from = last.starts[first + run] as usize..last.starts[first + k] as usize;
-            let at = ends[run] as usize - base;
-            links[at..at + from.len()].copy_from_slice(&last.links[from.clone()]);
-            // The run moves by the same amount (either way: wrapping arithmetic is exact).
-            let moved = ends[run].wrapping_sub(last.starts[first + run]);
-            for (slot, entry) in ends[run..k].iter_mut().enumerate() {
-                *entry = last.starts[first + run + slot + 1].wrapping_add(moved);
-            }
-            start = ends[k - 1] as usize;
-        } else {
-            // Few contacts each: an insertion sort.
-            sort_by_partner(&mut links[start - base..ends[k] as usize - base]);
-            start = ends[k] as usize;
-            k += 1;
+    for (k, &end) in ends.iter().enumerate() {
+        if end as usize - start > 1 && !keeps(first + k) {
+            sort_by_partner(&mut links[start - base..end as usize - base]);
         }
+        start = end as usize;
     }
 }
 
