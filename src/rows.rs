@@ -174,12 +174,6 @@ impl<'a> Changes<'a> {
         }
     }
 
-    /// Whether row `i` is among them.
-    #[inline]
-    pub(crate) fn get(&self, i: usize) -> bool {
-        self.ticks[i].is_newer_than(self.last_run, self.this_run)
-    }
-
     /// For each row in order, whether it is among them.
     #[inline]
     pub(crate) fn iter(&self) -> impl Iterator<Item = bool> + '_ {

@@ -92,12 +92,14 @@ pub(crate) fn update_partition(
         let rows = (entities, (aabbs, rests), (areas, arrived));
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
             let (entities, (aabbs, rests), (areas, arrived)) = rows;
-            for (i, rest) in rests.iter().enumerate() {
-                // Most bodies rest: only their flag is read.
-                if !(rest.is_awake() || rebuilt || arrived.get(i)) {
+            let checked =
+                (rests.iter().zip(arrived.iter())).map(|(r, a)| rebuilt || r.is_awake() || a);
+            for ((&entity, (aabb, areas)), checked) in
+                entities.iter().zip(aabbs.iter().zip(areas)).zip(checked)
+            {
+                if !checked {
                     continue;
                 }
-                let (entity, aabb, areas) = (entities[i], &aabbs[i], &areas[i]);
                 // Grown by the contact tolerance, so bodies that touch within it share a cell.
                 let range = aabb.is_valid().then(|| {
                     let skin = skin_at(config.contact_tolerance, aabb.center);
