@@ -22,6 +22,9 @@ pub fn build(scene: &Scene, cell_tiles: u32) -> App {
             // Nothing reads them, and the peers write none unless asked (rapier's
             // `ActiveEvents`, avian's `CollisionEventsEnabled`). `PILE_EVENTS=1` turns them on.
             collision_events: std::env::var_os("PILE_EVENTS").is_some(),
+            // On by default (it does not change the outcome); `PILE_NO_SKIP=1` processes every
+            // body at every step, for the figures without it.
+            skip_resting_bodies: std::env::var_os("PILE_NO_SKIP").is_none(),
             ..default()
         })
         .init_resource::<StepCount>()
