@@ -247,9 +247,9 @@ pub(crate) fn respond_to_contacts(
         // the state tile collision left it in at its last processed step (see `crate::rest`).
         if !awake.is_awake() {
             // (A resting body that was not detected, such as an invalid one, is left too.)
-            if !layout
+            if layout
                 .mode_of(entity)
-                .is_some_and(|m| m & (ACTIVE | JOINED) != 0)
+                .is_none_or(|m| m & (ACTIVE | JOINED) == 0)
             {
                 return;
             }

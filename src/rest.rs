@@ -167,18 +167,16 @@ impl Rest {
     }
 }
 
+/// Bodies whose [`BodySwitches`] or [`CollisionLayers`](crate::CollisionLayers) were set.
+type Switched = Or<(
+    Changed<BodySwitches>,
+    Changed<crate::layers::CollisionLayers>,
+)>;
+
 /// Wakes the bodies whose [`BodySwitches`] or [`CollisionLayers`](crate::CollisionLayers) were
 /// set since the last step: the physics never writes them, so a change is the game's, and what
 /// the body does or whom it meets may change.
-pub(crate) fn wake_switched(
-    mut bodies: Query<
-        &mut Awake,
-        Or<(
-            Changed<BodySwitches>,
-            Changed<crate::layers::CollisionLayers>,
-        )>,
-    >,
-) {
+pub(crate) fn wake_switched(mut bodies: Query<&mut Awake, Switched>) {
     for mut awake in &mut bodies {
         awake.bypass_change_detection().wake();
     }

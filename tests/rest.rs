@@ -62,8 +62,12 @@ fn pile(skip: bool) -> (App, Vec<Entity>) {
     (app, bodies)
 }
 
+/// One body's centre, velocity and ground velocity (as bits), flags and contacts (the other
+/// body and the overlap's bits).
+type BodyBits = (Entity, [u32; 6], u16, Vec<(Entity, u32, u32)>);
+
 /// Everything the step decides about every body, as bits, with its contacts.
-fn outcome(app: &mut App) -> Vec<(Entity, [u32; 6], u16, Vec<(Entity, u32, u32)>)> {
+fn outcome(app: &mut App) -> Vec<BodyBits> {
     let mut q = app.world_mut().query::<(
         Entity,
         &Aabb,
