@@ -241,7 +241,7 @@ pub(crate) fn detect_pairs(
         config.contact_tolerance,
         config.parallel_min_bodies,
         (&s.searched, dims.x as usize),
-        &s.marked,
+        config.skip_resting_bodies.then_some(&s.marked),
     );
     let (n, shift) = (snapshot.slots, snapshot.shift);
     let parallel = n >= config.parallel_min_bodies;

@@ -252,8 +252,9 @@ impl ContactLayout {
     /// An awake body's snapshot is taken from its components; a resting one's (see
     /// `crate::rest`) is left as it is when the body had the same slot at the last step (it
     /// is what the body would show again), and is otherwise rebuilt from what tile collision
-    /// left at its last processed step. An awake body's slot is marked [`AWAKE`] and
-    /// [`ACTIVE`], and its cells `searched` (a grid `width` cells wide); its partners at the
+    /// left at its last processed step. With `partners` (when resting bodies are skipped), an
+    /// awake body's slot is marked [`AWAKE`] and [`ACTIVE`], and its cells `searched` (a grid
+    /// `width` cells wide); its partners at the
     /// last step are marked [`ACTIVE`] and listed in `partners` (their cells are for the
     /// caller to mark: a partner's cells may be written by another piece). Every slot marked
     /// active has its last step's contacts counted, by slot range of `shift`, in the
@@ -266,7 +267,7 @@ impl ContactLayout {
         touch: f32,
         parallel_min: usize,
         (searched, width): (&[AtomicBool], usize),
-        partners: &Parallel<Vec<u32>>,
+        partners: Option<&Parallel<Vec<u32>>>,
     ) -> Snapshot {
         let tables = || bodies.contiguous_iter().expect(DENSE);
         let n: usize = tables().map(|t| t.0.len()).sum();
@@ -296,7 +297,7 @@ impl ContactLayout {
                 let mut base = 0;
                 let mut kept = true;
                 let mut gone = [0; SPLITS];
-                let mut mine = partners.borrow_local_mut();
+                let mut mine = partners.map(Parallel::borrow_local_mut);
                 for (
                     entities,
                     aabbs,
@@ -352,9 +353,9 @@ impl ContactLayout {
                             blocked,
                             layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
                         };
-                        if !awake {
+                        let Some(mine) = mine.as_mut().filter(|_| awake) else {
                             continue;
-                        }
+                        };
                         // Whoever sets a slot's `ACTIVE` first counts its last contacts.
                         if modes[slot].fetch_or(AWAKE | ACTIVE, Relaxed) & ACTIVE == 0 {
                             gone[slot >> shift] += links_of(slot).len();
