@@ -540,15 +540,6 @@ fn find_pairs_of(
     ends: &mut Ends,
 ) {
     let me = &snaps[q as usize];
-    let near = |k: usize, b: &Snap, cell: UVec2| Near {
-        slot: k as u32,
-        corner: shared_corner_bits(b.first_cell, cell),
-        skin: b.skin,
-        center: b.center,
-        half: b.half,
-        layers: b.layers,
-        mode: 0,
-    };
     for (cell, e) in partition.bodies_in(range) {
         let Some((k, b)) = slot_snap(e, snaps, now).filter(|(_, b)| b.entity == e) else {
             continue;
@@ -556,7 +547,7 @@ fn find_pairs_of(
         if k == q as usize {
             continue;
         }
-        let (a, b) = (near(q as usize, me, cell), near(k, b, cell));
+        let (a, b) = (near_of(q as usize, me, cell), near_of(k, b, cell));
         if (a.corner | b.corner) != 3 || !a.layers.interacts_with(b.layers) {
             continue;
         }

@@ -117,16 +117,19 @@ impl Awake {
         (aabb, velocity, flags, state): (&Aabb, &Velocity, &PushFlags, &BodyState),
         wake: bool,
     ) -> bool {
-        let awake = wake
-            || !self.is_still()
-            || written && Start::of(aabb, velocity, flags, state) != rest.start;
-        if awake {
-            rest.start = Start::of(aabb, velocity, flags, state);
-            self.0 = Self::AWAKE;
-        } else {
+        let forced = wake || !self.is_still();
+        if !forced && !written {
             self.0 &= !Self::AWAKE;
+            return false;
         }
-        awake
+        let now = Start::of(aabb, velocity, flags, state);
+        if !forced && now == rest.start {
+            self.0 &= !Self::AWAKE;
+            return false;
+        }
+        rest.start = now;
+        self.0 = Self::AWAKE;
+        true
     }
 
     /// Records, after the response, whether the step ended where it began (`rest.start`).

@@ -24,13 +24,7 @@ pub fn busy_scene() -> App {
     }
     map.fill(IVec2::new(40, 1), IVec2::new(40, 20), TileKind::Ladder);
     let mut app = app(map);
-    let mut x: u32 = 0x9E37_79B9;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        x as f32 / 4_294_967_296.0
-    };
+    let mut next = unit_floats(0x9E37_79B9);
     for _ in 0..300 {
         let center = Vec2::new(24.0 + next() * 960.0, 24.0 + next() * 460.0);
         let half = Vec2::new(2.0 + next() * 8.0, 2.0 + next() * 8.0);

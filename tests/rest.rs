@@ -39,13 +39,7 @@ fn pile(skip: bool) -> (App, Vec<Entity>) {
     }
     app.add_systems(FixedUpdate, swing.before(PhysicsSystems::Integrate));
 
-    let mut x: u32 = 0x9E37_79B9;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        x as f32 / 4_294_967_296.0
-    };
+    let mut next = unit_floats(0x9E37_79B9);
     let mut bodies = Vec::new();
     for i in 0..600 {
         let half = Vec2::new(3.0 + 5.0 * next(), 3.0 + 5.0 * next());

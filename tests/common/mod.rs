@@ -50,6 +50,17 @@ pub fn app_without_gravity(map: TileMap) -> App {
     app
 }
 
+/// Numbers in [0, 1) from xorshift32 seeded with `seed` (the benchmark scene's generator).
+pub fn unit_floats(seed: u32) -> impl FnMut() -> f32 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x as f32 / 4_294_967_296.0
+    }
+}
+
 /// Parses an ASCII map of 16-unit tiles.
 pub fn ascii(text: &str) -> TileMap {
     TileMap::from_ascii(text, 16.0).expect("test map parses")
