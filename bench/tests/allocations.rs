@@ -68,8 +68,13 @@ fn allocations_per_step_do_not_grow_with_the_bodies() {
     let small = allocations_per_step(2_500, min);
     let large = allocations_per_step(10_000, min);
     eprintln!("allocations per step: {small:.1} at 2 500 bodies, {large:.1} at 10 000");
+    // Some of the task pool's allocations depend on timing: a thread that finds no work, or
+    // waits for a scope to finish, allocates a listener (`event_listener::Event::listen`), so
+    // the count moves by a few per step with the machine's load (CI once saw 81.9 at 2 500
+    // bodies and 72.2 at 10 000). One allocation per body would add 7 500 per step here, one
+    // per occupied partition cell several hundred; the margin below is far under both.
     assert!(
-        (large - small).abs() <= 0.05 * small + 2.0,
+        large <= 1.25 * small + 10.0,
         "{large:.1} allocations per step at 10 000 bodies against {small:.1} at 2 500: something \
          allocates per body or per contact"
     );
