@@ -10,8 +10,11 @@ use crate::body::{
 use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
+use crate::layers::CollisionLayers;
 use crate::rest::{Awake, Rest};
-use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
+use crate::rows::{
+    Changes, Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
+};
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
 
@@ -62,10 +65,11 @@ type IntegrateQuery<'w, 's> = Query<
         &'static mut OldPosition,
         &'static mut PushFlags,
         &'static mut BodyState,
-        &'static BodySwitches,
+        Ref<'static, BodySwitches>,
         Has<Kinematic>,
         &'static mut Rest,
         &'static mut Awake,
+        Option<Ref<'static, CollisionLayers>>,
     ),
 >;
 
@@ -77,7 +81,6 @@ type IntegrateItem<'a> = (
     Tracked<'a, PushFlags>,
     Tracked<'a, BodyState>,
     &'a BodySwitches,
-    bool,
     (&'a mut Rest, &'a mut Awake),
 );
 
@@ -112,11 +115,12 @@ pub(crate) fn integrate(
         mut flags,
         mut state,
         switches,
-        kinematic,
         (rest, awake),
-    ): IntegrateItem| {
-        // A resting body is left alone (see `crate::rest`); kinematic bodies are always awake.
-        let wake = wake_all || kinematic;
+    ): IntegrateItem,
+                (kinematic, wake): (bool, bool)| {
+        // A resting body is left alone (see `crate::rest`) unless something forces it awake
+        // (`wake`: a kinematic body, a change of its switches or layers, or of what every
+        // body's step depends on).
         // Written since the last step started: by that step (if it processed the body) or by
         // the game. A body neither processed nor written is compared with nothing.
         let written =
@@ -192,9 +196,27 @@ pub(crate) fn integrate(
         }
     };
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
-    for (entities, aabbs, velocities, olds, flags, states, switches, kinematic, rests, awake) in
-        bodies.contiguous_iter_mut().expect(DENSE)
+    for (
+        entities,
+        aabbs,
+        velocities,
+        olds,
+        flags,
+        states,
+        switches,
+        kinematic,
+        rests,
+        awake,
+        layers,
+    ) in bodies.contiguous_iter_mut().expect(DENSE)
     {
+        // The game's writes of what the physics never writes: a body whose switches or layers
+        // were set is awake (what it does or whom it meets may change).
+        let switched = (
+            Changes::changed(&switches),
+            layers.as_ref().map(Changes::changed),
+        );
+        let switches = switches.into_inner();
         // The physics' own memory: never marked changed.
         let (rests, awake) = (unpack(rests).0, unpack(awake).0);
         let (mut a, mut v, mut o) = (unpack(aabbs), unpack(velocities), unpack(olds));
@@ -209,7 +231,7 @@ pub(crate) fn integrate(
             columns,
             Column::new(&mut f),
             Column::new(&mut s),
-            (switches, (rests, awake)),
+            (switches, (rests, awake), switched),
         );
         for_each_piece(
             (rows, kinematic),
@@ -217,14 +239,23 @@ pub(crate) fn integrate(
             total,
             parallel,
             |(rows, kinematic)| {
-                let (entities, (mut a, mut v, mut o), mut f, mut s, (switches, (rests, awake))) =
-                    rows;
+                let (entities, (mut a, mut v, mut o), mut f, mut s, own) = rows;
+                let (switches, (rests, awake), (switched, relayered)) = own;
+                let wake = |row| {
+                    wake_all
+                        || kinematic
+                        || switched.at(row)
+                        || relayered.is_some_and(|c| c.at(row))
+                };
                 let columns = (a.iter().zip(v.iter()).zip(o.iter())).zip(f.iter().zip(s.iter()));
                 let own = switches.iter().zip(rests.iter_mut().zip(awake.iter_mut()));
-                for ((&entity, (switches, rest)), (((a, v), o), (f, s))) in
-                    entities.iter().zip(own).zip(columns)
+                for (row, ((&entity, (switches, rest)), (((a, v), o), (f, s)))) in
+                    entities.iter().zip(own).zip(columns).enumerate()
                 {
-                    work((entity, a, v, o, f, s, switches, kinematic, rest));
+                    work(
+                        (entity, a, v, o, f, s, switches, rest),
+                        (kinematic, wake(row)),
+                    );
                 }
             },
         );

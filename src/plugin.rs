@@ -13,7 +13,6 @@ use crate::messages::{CollisionEnded, CollisionStarted, Landed};
 use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
 use crate::response::respond_to_contacts;
-use crate::rest::wake_switched;
 use crate::schedule::PhysicsSystems;
 use crate::sensors::{
     Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, update_sensors,
@@ -109,9 +108,7 @@ impl Plugin for PhysicsPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    (wake_switched, integrate)
-                        .chain()
-                        .in_set(PhysicsSystems::Integrate),
+                    integrate.in_set(PhysicsSystems::Integrate),
                     collide_tiles.in_set(PhysicsSystems::TileCollide),
                     update_partition.in_set(PhysicsSystems::UpdatePartition),
                     detect_pairs.in_set(PhysicsSystems::DetectPairs),

@@ -33,7 +33,7 @@
 
 use bevy::prelude::*;
 
-use crate::body::{Aabb, BodyState, BodySwitches, Velocity};
+use crate::body::{Aabb, BodyState, Velocity};
 use crate::flags::PushFlags;
 
 /// The slot's body is awake: processed in full this step.
@@ -145,12 +145,6 @@ impl Awake {
             self.0 &= !Self::STILL;
         }
     }
-
-    /// Forgets that the body was still: it is awake at the next step.
-    #[inline]
-    pub(crate) fn wake(&mut self) {
-        self.0 &= !Self::STILL;
-    }
 }
 
 impl Rest {
@@ -167,20 +161,5 @@ impl Rest {
     #[inline]
     pub(crate) fn tile_state(&self) -> (Vec2, Vec2, PushFlags) {
         (self.tile_center, self.tile_velocity, self.tile_flags)
-    }
-}
-
-/// Bodies whose [`BodySwitches`] or [`CollisionLayers`](crate::CollisionLayers) were set.
-type Switched = Or<(
-    Changed<BodySwitches>,
-    Changed<crate::layers::CollisionLayers>,
-)>;
-
-/// Wakes the bodies whose [`BodySwitches`] or [`CollisionLayers`](crate::CollisionLayers) were
-/// set since the last step: the physics never writes them, so a change is the game's, and what
-/// the body does or whom it meets may change.
-pub(crate) fn wake_switched(mut bodies: Query<&mut Awake, Switched>) {
-    for mut awake in &mut bodies {
-        awake.bypass_change_detection().wake();
     }
 }

@@ -174,6 +174,12 @@ impl<'a> Changes<'a> {
         }
     }
 
+    /// Whether row `row` is among them.
+    #[inline]
+    pub(crate) fn at(&self, row: usize) -> bool {
+        self.ticks[row].is_newer_than(self.last_run, self.this_run)
+    }
+
     /// For each row in order, whether it is among them.
     #[inline]
     pub(crate) fn iter(&self) -> impl Iterator<Item = bool> + '_ {
@@ -223,6 +229,20 @@ impl<T: Send> Rows for Column<'_, T> {
             this_run,
         };
         (piece(va, ca), piece(vb, cb))
+    }
+}
+
+/// A column a table may not have (`Option<&T>` gives one per table).
+impl<R: Rows> Rows for Option<R> {
+    #[inline]
+    fn split_rows(self, at: usize) -> (Self, Self) {
+        match self {
+            Some(rows) => {
+                let (a, b) = rows.split_rows(at);
+                (Some(a), Some(b))
+            }
+            None => (None, None),
+        }
     }
 }
 

@@ -291,12 +291,14 @@ impl ContactLayout {
         };
         let moved = AtomicBool::new(last.entities.len() != n);
         let removed: [AtomicUsize; SPLITS] = Default::default();
+        let detected = AtomicUsize::new(0);
         let snap =
             |rows: core::ops::Range<usize>,
              (snaps, ranges, slots): (&mut [Snap], &mut [CellRange], &mut [Entity])| {
                 let mut base = 0;
                 let mut kept = true;
                 let mut gone = [0; SPLITS];
+                let mut placed = 0;
                 let mut mine = partners.map(Parallel::borrow_local_mut);
                 for (
                     entities,
@@ -322,6 +324,7 @@ impl ContactLayout {
                         // was detected, so it is in the partition).
                         if !awake && stable {
                             slots[at] = entity;
+                            placed += 1;
                             continue;
                         }
                         let Some(range) = areas[row].range() else {
@@ -330,6 +333,7 @@ impl ContactLayout {
                             continue;
                         };
                         slots[at] = entity;
+                        placed += 1;
                         let (center, velocity, blocked) = if awake {
                             (
                                 aabbs[row].center,
@@ -378,6 +382,7 @@ impl ContactLayout {
                         break;
                     }
                 }
+                detected.fetch_add(placed, Relaxed);
                 for (total, count) in removed.iter().zip(gone) {
                     total.fetch_add(count, Relaxed);
                 }
@@ -394,14 +399,11 @@ impl ContactLayout {
         // Entity to slot (one sequential pass), unless every body kept its slot at this step
         // and the last one: the table of two steps ago (this one, before the swap) holds.
         let kept = !moved.into_inner();
-        let mut detected = 0;
-        let fill = !(kept && self.kept_before);
-        for (k, &entity) in self.now.entities.iter().enumerate() {
-            if entity == Entity::PLACEHOLDER {
-                continue;
-            }
-            detected += 1;
-            if fill {
+        if !(kept && self.kept_before) {
+            for (k, &entity) in self.now.entities.iter().enumerate() {
+                if entity == Entity::PLACEHOLDER {
+                    continue;
+                }
                 let index = entity.index_u32() as usize;
                 if self.now.slot_of.len() <= index {
                     self.now.slot_of.resize(index + 1, u32::MAX);
@@ -412,7 +414,7 @@ impl ContactLayout {
         self.kept_before = kept;
         Snapshot {
             slots: n,
-            detected,
+            detected: detected.into_inner(),
             kept,
             shift,
             active_contacts: removed.map(AtomicUsize::into_inner),

@@ -268,3 +268,45 @@ fn a_resting_body_written_in_the_middle_of_a_step_moves_from_the_next_step() {
     step(&mut app, 1);
     assert!(pos(&app, body).x > 40.0, "moved: {}", pos(&app, body));
 }
+
+#[test]
+fn a_resting_body_whose_switches_or_layers_are_set_wakes() {
+    // Neither is written by the physics, so the game's write is what wakes the body: nothing
+    // else about it changed, and without the wake it would stay where it rests.
+    let mut app = app(ascii(
+        "........\n........\n........\n........\n.----...\n........\n........\n########",
+    ));
+    let on_shelf = still_box(&mut app, Vec2::new(40.0, 76.0));
+    let lower = still_box(&mut app, Vec2::new(104.0, 22.0));
+    let upper = still_box(&mut app, Vec2::new(104.0, 34.0));
+    // Its layers are there from the start, so the change below moves it to no other table.
+    let layers = CollisionLayers::default();
+    app.world_mut().entity_mut(upper).insert(layers);
+    step(&mut app, 20);
+    let rested = last_changed::<Velocity>(&app, on_shelf);
+    step(&mut app, 5);
+    assert_eq!(
+        last_changed::<Velocity>(&app, on_shelf),
+        rested,
+        "resting on the shelf"
+    );
+    assert_eq!(pos(&app, on_shelf).y, 70.0, "on the one-way shelf");
+    assert_eq!(pos(&app, upper), Vec2::new(104.0, 34.0), "stacked");
+    let upper_rested = last_changed::<Velocity>(&app, upper);
+    step(&mut app, 5);
+    assert_eq!(
+        last_changed::<Velocity>(&app, upper),
+        upper_rested,
+        "resting"
+    );
+
+    // Dropping through the shelf: it falls to the floor.
+    switches(&mut app, on_shelf).drop_through = true;
+    // Layers that pair with nothing: the upper box falls through the lower one to the floor.
+    let alone = CollisionLayers::new(LayerMask(2), LayerMask::NONE);
+    *app.world_mut().get_mut::<CollisionLayers>(upper).unwrap() = alone;
+    step(&mut app, 40);
+    assert_eq!(pos(&app, on_shelf).y, 22.0, "fell through the shelf");
+    assert_eq!(pos(&app, upper).y, 22.0, "fell through the lower box");
+    assert_eq!(pos(&app, lower), Vec2::new(104.0, 22.0), "which stays");
+}
