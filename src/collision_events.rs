@@ -144,13 +144,26 @@ fn changes(
     }
 }
 
+/// Whether two lists of contacts name the same partner slots in the same order.
+#[inline]
+fn same_partners(a: &[Link], b: &[Link]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.other == b.other)
+}
+
 /// Compares this step's partners with last step's and writes the messages: the detected
 /// bodies in fixed pieces of slot order (on the task pool when `parallel`), then the bodies
-/// detected last step but not now. `is_body` tells an undetected body from a gone one.
+/// detected last step but not now. `is_body` tells an undetected body from a gone one. The
+/// slots that `kept` their contacts of the last step (resting bodies, see `crate::rest`) are
+/// not compared: each of their pairs is in both steps, so none of them started or ended.
+/// With `same_slots` (every body has the slot it had at the last step, and none went away
+/// since), a slot whose partners' slots are the ones it had is passed over too, without
+/// looking up who they are.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn report_contact_changes(
     now: &Partners,
     last: &Partners,
     is_body: impl Fn(Entity) -> bool + Sync,
+    (kept, same_slots): (impl Fn(usize) -> bool + Sync, bool),
     parallel: bool,
     pieces: &mut Vec<Vec<Change>>,
     started: &mut MessageWriter<CollisionStarted>,
@@ -172,6 +185,9 @@ pub(crate) fn report_contact_changes(
     for_each_chunk(pieces, parallel, |i, out| {
         out.clear();
         for k in chunk_range(i, CHUNKS, n) {
+            if kept(k) || (same_slots && same_partners(last.links_of(k), now.links_of(k))) {
+                continue;
+            }
             let me = now.entities[k];
             let old = last.slot(me).map(|p| last.of_slot(p));
             changes(
@@ -202,6 +218,10 @@ pub(crate) fn report_contact_changes(
     };
     out.clear();
     for (p, &me) in last.entities.iter().enumerate() {
+        // (A slot that kept its contacts holds the same body, detected now.)
+        if kept(p) {
+            continue;
+        }
         if !last.links_of(p).is_empty() && me != Entity::PLACEHOLDER && now.slot(me).is_none() {
             let old = last.of_slot(p);
             changes(me, presence(me), old, [].into_iter(), counts, presence, out);

@@ -320,7 +320,12 @@ pub(crate) fn detect_pairs(
     // 3. Per-body layout: resting bodies keep their contacts.
     let tested = s.pieces.iter().map(|piece| piece.tested).sum();
     let (last, modes) = (&l.last, &l.modes);
-    let keeps = |k: usize| carry && modes[k].load(Relaxed) & (ACTIVE | JOINED) == 0;
+    let keeps = |k: usize| {
+        carry
+            && modes
+                .get(k)
+                .is_some_and(|m| m.load(Relaxed) & (ACTIVE | JOINED) == 0)
+    };
     // What each slot range keeps: its contacts at the last step but the active slots'.
     let mut kept = [0; SPLITS];
     if carry {
@@ -346,6 +351,7 @@ pub(crate) fn detect_pairs(
             &l.now,
             &l.last,
             |e| bodies.contains(e),
+            (keeps, carry),
             parallel,
             &mut s.changes,
             &mut started,
