@@ -161,6 +161,9 @@ impl Contacts {
 pub struct PhysicsStats {
     /// Bodies in the partition.
     pub bodies: usize,
+    /// Of those, the bodies the step processed in full; the others were at rest, left out of
+    /// the step (see [`PhysicsConfig::skip_resting_bodies`]). All of them when it is off.
+    pub awake_bodies: usize,
     /// Cells holding at least one body.
     pub occupied_cells: usize,
     /// Pairs whose boxes were compared (the pairs of two resting bodies are not: see
@@ -372,6 +375,7 @@ pub(crate) fn detect_pairs(
 
     *stats = PhysicsStats {
         bodies: snapshot.detected,
+        awake_bodies: snapshot.awake,
         occupied_cells: partition.occupied_cells(),
         pairs_tested: tested,
         pairs_found: found,

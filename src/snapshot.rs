@@ -292,13 +292,14 @@ impl ContactLayout {
         let moved = AtomicBool::new(last.entities.len() != n);
         let removed: [AtomicUsize; SPLITS] = Default::default();
         let detected = AtomicUsize::new(0);
+        let woken = AtomicUsize::new(0);
         let snap =
             |rows: core::ops::Range<usize>,
              (snaps, ranges, slots): (&mut [Snap], &mut [CellRange], &mut [Entity])| {
                 let mut base = 0;
                 let mut kept = true;
                 let mut gone = [0; SPLITS];
-                let mut placed = 0;
+                let (mut placed, mut placed_awake) = (0, 0);
                 let mut mine = partners.map(Parallel::borrow_local_mut);
                 for (
                     entities,
@@ -334,6 +335,7 @@ impl ContactLayout {
                         };
                         slots[at] = entity;
                         placed += 1;
+                        placed_awake += usize::from(awake);
                         let (center, velocity, blocked) = if awake {
                             (
                                 aabbs[row].center,
@@ -383,6 +385,7 @@ impl ContactLayout {
                     }
                 }
                 detected.fetch_add(placed, Relaxed);
+                woken.fetch_add(placed_awake, Relaxed);
                 for (total, count) in removed.iter().zip(gone) {
                     total.fetch_add(count, Relaxed);
                 }
@@ -415,6 +418,7 @@ impl ContactLayout {
         Snapshot {
             slots: n,
             detected: detected.into_inner(),
+            awake: woken.into_inner(),
             kept,
             shift,
             active_contacts: removed.map(AtomicUsize::into_inner),
@@ -442,6 +446,8 @@ pub(crate) struct Snapshot {
     pub(crate) slots: usize,
     /// Bodies in the partition, given a slot.
     pub(crate) detected: usize,
+    /// Of those, the bodies processed in full this step (awake, see `crate::rest`).
+    pub(crate) awake: usize,
     /// Every body kept its slot of the last step.
     pub(crate) kept: bool,
     /// The slot ranges' [`split_shift`].

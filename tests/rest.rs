@@ -310,3 +310,33 @@ fn a_resting_body_whose_switches_or_layers_are_set_wakes() {
     assert_eq!(pos(&app, upper).y, 22.0, "fell through the lower box");
     assert_eq!(pos(&app, lower), Vec2::new(104.0, 22.0), "which stays");
 }
+
+#[test]
+fn the_stats_count_the_bodies_the_step_processed_in_full() {
+    let stats = |app: &App| *app.world().resource::<PhysicsStats>();
+    for skip in [true, false] {
+        let mut app = app(ascii("........\n........\n........\n########"));
+        app.world_mut()
+            .resource_mut::<PhysicsConfig>()
+            .skip_resting_bodies = skip;
+        let boxes: Vec<Entity> = (0..3)
+            .map(|i| still_box(&mut app, Vec2::new(24.0 + 24.0 * i as f32, 22.0)))
+            .collect();
+        step(&mut app, 10);
+        let settled = stats(&app);
+        assert_eq!(settled.bodies, 3);
+        // Left out once settled; with the skip off, every body is processed at every step.
+        assert_eq!(
+            settled.awake_bodies,
+            if skip { 0 } else { 3 },
+            "skip {skip}"
+        );
+        set_vel(&mut app, boxes[1], Vec2::new(30.0, 0.0));
+        step(&mut app, 1);
+        assert_eq!(
+            stats(&app).awake_bodies,
+            if skip { 1 } else { 3 },
+            "skip {skip}"
+        );
+    }
+}

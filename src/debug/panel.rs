@@ -11,6 +11,7 @@ use crate::body::{Aabb, BodyState, Velocity};
 use crate::flags::{PushFlags, Side};
 use crate::pairs::PhysicsStats;
 use crate::partition::Partition;
+use crate::rest::{ACTIVE, Awake, JOINED};
 use crate::sensors::SensorContents;
 use crate::snapshot::ContactLayout;
 
@@ -79,6 +80,7 @@ pub(super) struct PanelData<'w, 's> {
             &'static Velocity,
             &'static PushFlags,
             &'static BodyState,
+            &'static Awake,
         ),
     >,
     layout: Res<'w, ContactLayout>,
@@ -146,6 +148,7 @@ fn counters(ui: &mut egui::Ui, s: &PhysicsStats, sensed: (usize, usize)) {
     egui::Grid::new("counters").num_columns(2).show(ui, |ui| {
         for (name, value) in [
             ("bodies", s.bodies),
+            ("awake (the rest left out)", s.awake_bodies),
             ("occupied cells", s.occupied_cells),
             ("pairs tested", s.pairs_tested),
             ("pairs in contact", s.pairs_found),
@@ -230,7 +233,7 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
         ui.label("Click a body to inspect it.");
         return;
     };
-    let Ok((aabb, velocity, flags, state)) = data.bodies.get(entity) else {
+    let Ok((aabb, velocity, flags, state, awake)) = data.bodies.get(entity) else {
         ui.label(format!("{entity} is gone."));
         data.selection.0 = None;
         return;
@@ -255,6 +258,7 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
                 "pushed",
                 sides(|s| flags.pushed_tile(s), |s| flags.pushed_object(s)),
             ),
+            ("last step", step_kind(*awake, data.layout.mode_of(entity))),
             ("standing on", format!("{:?}", state.standing_on)),
             ("on ladder", state.overlaps_ladder.to_string()),
             ("in sensors", {
@@ -310,6 +314,18 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
                 ));
             }
         });
+}
+
+/// How the last step treated a body (see `crate::rest`): `awake` as integrate left it, and its
+/// slot's mode in pair detection (`None`: not detected, such as a body outside the partition).
+fn step_kind(awake: Awake, mode: Option<u8>) -> String {
+    match mode {
+        _ if awake.is_awake() => "awake: processed in full",
+        Some(m) if m & (ACTIVE | JOINED) != 0 => "at rest, its contacts searched: responded",
+        Some(_) => "at rest: left out",
+        None => "at rest, not detected",
+    }
+    .into()
 }
 
 /// "L:tile R:body ..." for the sides set in either group.
