@@ -80,8 +80,10 @@ pub(crate) fn lay_out<'a, P: Sync>(
     }
     let total = bases[SPLITS];
     let starts = &mut partners.starts;
-    starts.clear();
+    // Each range zeroes its own entries before counting into them: only the length and the
+    // first entry are set here.
     starts.resize(slots + 1, 0);
+    starts[0] = 0;
     // Only growth writes the blanks; every contact is overwritten here.
     let links = &mut partners.links;
     links.truncate(total);

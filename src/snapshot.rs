@@ -277,7 +277,8 @@ impl ContactLayout {
         self.ranges.resize(n, (UVec2::ZERO, UVec2::ZERO));
         self.modes.resize_with(n, || AtomicU8::new(0));
         self.modes.iter_mut().for_each(|m| *m.get_mut() = 0);
-        self.now.entities.clear();
+        // Every slot is written below (its body, or the placeholder): only the length is set
+        // here, not every entry twice.
         self.now.entities.resize(n, Entity::PLACEHOLDER);
         self.now.forgotten = false;
         let (last, modes) = (&self.last, &self.modes[..]);
