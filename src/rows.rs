@@ -183,7 +183,7 @@ impl<'a> Changes<'a> {
     /// For each row in order, whether it is among them.
     #[inline]
     pub(crate) fn iter(&self) -> impl Iterator<Item = bool> + '_ {
-        (self.ticks.iter()).map(|t| t.is_newer_than(self.last_run, self.this_run))
+        (0..self.ticks.len()).map(|row| self.at(row))
     }
 }
 
