@@ -15,7 +15,7 @@
 //! A body that is despawned (or loses its [`Aabb`](crate::Aabb)) ends all its contacts at once,
 //! through a hook that also takes it out of the others' [`Contacts`] and out of the last
 //! detection's partners; the comparison then skips its pairs, so nothing is reported twice. Bodies
-//! are compared in fixed pieces of slot order (on the task pool for large scenes) and the pieces
+//! are compared in fixed pieces of slot order (on several threads for large scenes) and the pieces
 //! written in order, so the messages come in the same order on every run and on any number of
 //! threads.
 
@@ -151,7 +151,7 @@ fn same_partners(a: &[Link], b: &[Link]) -> bool {
 }
 
 /// Compares this step's partners with last step's and writes the messages: the detected
-/// bodies in fixed pieces of slot order (on the task pool when `parallel`), then the bodies
+/// bodies in fixed pieces of slot order (on several threads when `parallel`), then the bodies
 /// detected last step but not now. `is_body` tells an undetected body from a gone one. The
 /// slots that `kept` their contacts of the last step (resting bodies, see `crate::rest`) are
 /// not compared: each of their pairs is in both steps, so none of them started or ended.

@@ -64,10 +64,21 @@ pub struct PhysicsConfig {
     /// tiles) 8 gave the shortest step: 4 was 4 to 15% slower in 7 of 8 comparisons, 16
     /// slower still (`BENCHMARKS.md`).
     pub partition_cell_tiles: u32,
-    /// Each stage's pass over the bodies runs on Bevy's compute task pool when it has at least
-    /// this many bodies (below it, spreading the work costs more than it saves). The results
-    /// are bit-identical either way. Default `2048`.
+    /// Each stage's pass over the bodies is spread over as many threads as Bevy's compute task
+    /// pool has when there are at least this many bodies (below it, spreading the work costs
+    /// more than it saves). The results are bit-identical either way. Default `2048`.
     pub parallel_min_bodies: usize,
+    /// How long the physics' worker threads keep watching for work after a step before they
+    /// sleep. Default zero: they sleep as soon as the step's last parallel pass is over.
+    ///
+    /// Steps with at least `parallel_min_bodies` bodies run their passes on worker threads
+    /// (one fewer than Bevy's compute task pool has, beside the thread running the system).
+    /// During a step they watch for the next pass rather than sleep; waking a sleeping thread
+    /// for the next step's first pass takes tens of microseconds, more on virtual machines.
+    /// When steps follow each other closely (a server simulating as fast as it can, rollback
+    /// resimulating several steps a frame), a linger a little longer than the gap between two
+    /// steps saves that, at the price of that many busy cores for that long after every step.
+    pub worker_linger: core::time::Duration,
     /// Write [`CollisionStarted`](crate::CollisionStarted) and
     /// [`CollisionEnded`](crate::CollisionEnded). Default `true`. Finding them compares the
     /// partners of each body that was not left at rest (see `skip_resting_bodies`) with the
@@ -103,6 +114,7 @@ impl Default for PhysicsConfig {
             max_depenetration: 64.0,
             partition_cell_tiles: 16,
             parallel_min_bodies: 2048,
+            worker_linger: core::time::Duration::ZERO,
             collision_events: true,
             skip_resting_bodies: true,
         }

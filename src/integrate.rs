@@ -84,7 +84,7 @@ type IntegrateItem<'a> = (
     (&'a mut Rest, &'a mut Awake),
 );
 
-/// Runs on the task pool above [`PhysicsConfig::parallel_min_bodies`]; each body is handled on
+/// Runs on several threads above [`PhysicsConfig::parallel_min_bodies`]; each body is handled on
 /// its own, so the result does not depend on the thread count.
 pub(crate) fn integrate(
     time: Res<Time<Fixed>>,
@@ -196,6 +196,8 @@ pub(crate) fn integrate(
         }
     };
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
+    // The first system of the step: the crew starts waking while the first pass is cut.
+    crate::crew::call(parallel, config.worker_linger);
     for (
         entities,
         aabbs,

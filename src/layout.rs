@@ -10,7 +10,7 @@
 //! 1. The pair loop files each pair's two ends ([`End`]) by the range of each body's slot
 //!    ([`file_pair`]; the ranges are a power of two long, so finding one is a shift).
 //! 2. The ranges' sizes, summed in order, say where each range's contacts begin.
-//! 3. Each range, on its own (on the task pool for large scenes), counts its slots' contacts,
+//! 3. Each range, on its own (on several threads for large scenes), counts its slots' contacts,
 //!    sums the counts into where each slot's contacts begin, and writes each contact there,
 //!    reading the pieces' lists for its range in pair order.
 

@@ -79,6 +79,7 @@
 pub mod body;
 mod collision_events;
 pub mod config;
+mod crew;
 #[cfg(feature = "debug")]
 pub mod debug;
 pub mod flags;

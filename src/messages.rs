@@ -33,7 +33,7 @@ pub struct Landed {
     pub velocity: Vec2,
 }
 
-/// Landings found by a stage that runs on the task pool, written in entity order, so the
+/// Landings found by a stage that runs on several threads, written in entity order, so the
 /// messages come in the same order on any number of threads.
 #[derive(Default)]
 pub(crate) struct Landings {

@@ -5,7 +5,7 @@
 //!
 //! 1. **Snapshot.** Every partitioned body's box, velocity, old position and first cell are
 //!    copied into a dense array, so the pair loop reads contiguous memory. A body's slot is its
-//!    row in query order (read table by table, in pieces on the task pool); a body outside the
+//!    row in query order (read table by table, in pieces on several threads); a body outside the
 //!    partition leaves its slot empty (`src/snapshot.rs`).
 //! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list whose
 //!    [`CollisionLayers`] match is tested with the
@@ -14,7 +14,7 @@
 //!    rounding error above it, and still stands on it). A pair sharing several cells is kept only
 //!    in the *first* cell both cover (the bottom-left corner of the intersection of their cell
 //!    ranges), which is O(1) and needs no scan of earlier contacts. The cells are cut into a
-//!    fixed number of pieces that run on the task pool above
+//!    fixed number of pieces that run on several threads above
 //!    [`PhysicsConfig::parallel_min_bodies`]; the pieces are joined in cell order, so the result
 //!    is the same on any number of threads.
 //!    Resting bodies (see `src/rest.rs`) are left out: only the pairs with at least one body
@@ -33,6 +33,7 @@
 //! 5. **Contacts.** Each body's contacts are written into its [`Contacts`], for the bodies
 //!    that have one (it is opt-in).
 
+use bevy::ecs::change_detection::MaybeLocation;
 use bevy::prelude::*;
 
 use crate::collision_events::{Change, Partners, report_contact_changes};
@@ -41,9 +42,10 @@ use crate::geometry::signed_overlap_within;
 use crate::layers::CollisionLayers;
 use crate::layout::{Ends, SPLITS, file_end, lay_out};
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::parallel::{CHUNKS, chunk_range, for_each_chunk, for_each_item};
+use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
 use crate::partition::{CellRange, Partition, shared_corner_bits};
 use crate::rest::{ACTIVE, AWAKE, JOINED};
+use crate::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::snapshot::{BodyQuery, ContactLayout, Snap, mark_cells, prefetch, slot_snap};
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
@@ -364,14 +366,27 @@ pub(crate) fn detect_pairs(
 
     // 5. Refill each body's buffer from its slice.
     let l = &*l;
-    let refill = |(entity, mut contacts): (Entity, Mut<Contacts>)| {
-        let mine = l.of(entity);
-        if !contacts.0.is_empty() || mine.len() != 0 {
-            contacts.0.clear();
-            contacts.0.extend(mine);
-        }
-    };
-    for_each_item(&mut contacts, config.parallel_min_bodies, refill);
+    let (total, parallel) = count_rows(&contacts, config.parallel_min_bodies);
+    for (entities, lists) in contacts.contiguous_iter_mut().expect(DENSE) {
+        let mut lists = unpack(lists);
+        let rows = (entities, Column::new(&mut lists));
+        for_each_piece(
+            rows,
+            entities.len(),
+            total,
+            parallel,
+            |(entities, mut lists)| {
+                for (&entity, mut contacts) in entities.iter().zip(lists.iter()) {
+                    let mine = l.of(entity);
+                    if !contacts.0.is_empty() || mine.len() != 0 {
+                        contacts.0.clear();
+                        contacts.0.extend(mine);
+                    }
+                }
+            },
+        );
+        stamp_writes(&mut lists, MaybeLocation::caller());
+    }
 
     *stats = PhysicsStats {
         bodies: snapshot.detected,

@@ -1,54 +1,53 @@
-//! Deterministic fan-out over Bevy's compute task pool: the work is cut into the same pieces
+//! Deterministic fan-out over the physics [`Crew`]: the work is cut into the same pieces
 //! whether it runs on one thread or many, so the results never depend on the thread count.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Mutex, PoisonError};
 
-use bevy::ecs::query::{IterQueryData, QueryFilter, QueryItem};
-use bevy::ecs::system::Query;
-use bevy::tasks::{ComputeTaskPool, TaskPool};
-
+use crate::crew::Crew;
 use crate::rows::Rows;
 
 /// How many pieces chunked work is cut into (a constant, so results are the same on every
 /// machine; enough to keep every core of a desktop busy).
 pub(crate) const CHUNKS: usize = 64;
 
-/// Runs `f(i, &mut outs[i])` for every `i`, on the compute task pool when `parallel` is set
-/// (and a pool exists), else in order on this thread.
+/// The crew a pass runs on: `None` (this thread alone) unless `parallel` is set and the app's
+/// compute task pool has more than one thread.
+pub(crate) fn crew(parallel: bool) -> Option<&'static Crew> {
+    parallel.then(Crew::get).flatten()
+}
+
+/// Runs `f(i, &mut outs[i])` for every `i`, on the crew when `parallel` is set (and the
+/// compute pool has several threads), else in order on this thread.
 pub(crate) fn for_each_chunk<T: Send>(
     outs: &mut [T],
     parallel: bool,
     f: impl Fn(usize, &mut T) + Sync,
 ) {
-    match ComputeTaskPool::try_get() {
-        Some(pool) if parallel && outs.len() > 1 && pool.thread_num() > 1 => {
-            let mut pieces = outs.iter_mut().enumerate();
-            run_pieces(pool, move || pieces.next(), |(i, out)| f(i, out));
-        }
-        _ => {
-            for (i, out) in outs.iter_mut().enumerate() {
-                f(i, out);
-            }
-        }
-    }
+    let mut pieces = outs.iter_mut().enumerate();
+    run_pieces(
+        crew(parallel && pieces.len() > 1),
+        move || pieces.next(),
+        |(i, out)| f(i, out),
+    );
 }
 
-/// Runs `work` on every piece `next` hands out (until it hands out `None`), on this thread and
-/// one task per other thread of `pool`, each taking the next piece when it is done with one.
-/// So the pieces (and what each computes) are the same on any number of threads, a slow piece
-/// does not hold the others up, and a pass spawns a task per thread rather than one per piece:
-/// every spawned task is a heap allocation, and a dozen passes a step of [`CHUNKS`] pieces each
-/// made the task spawns the only allocations of a settled step, about 480 of them.
+/// Runs `work` on every piece `next` hands out (until it hands out `None`): on this thread and
+/// every free thread of `crew`, each taking the next piece when it is done with one, or on
+/// this thread alone without a crew (or while the crew runs another app's pass). So the pieces
+/// (and what each computes) are the same on any number of threads, and a slow piece does not
+/// hold the others up. Nothing is allocated: the crew's threads wait for passes, where Bevy's
+/// task pool would spawn a task (a heap allocation) per pass and thread.
+///
+/// A panicking piece does not stop the others: the first panic is resumed once every piece
+/// ran.
 pub(crate) fn run_pieces<P: Send>(
-    pool: &TaskPool,
+    crew: Option<&Crew>,
     next: impl FnMut() -> Option<P> + Send,
     work: impl Fn(P) + Sync,
 ) {
     let next = &Mutex::new(next);
     let work = &work;
-    // The first panic of a piece: the others still run, then it is resumed (so a failing piece
-    // never leaves the rest of the pass undone, on any number of threads).
     let panicked = &Mutex::new(None);
     let take_pieces = move || {
         loop {
@@ -61,13 +60,9 @@ pub(crate) fn run_pieces<P: Send>(
             }
         }
     };
-    pool.scope(|scope| {
-        // This thread takes pieces too, beside one task per other thread.
-        for _ in 1..pool.thread_num() {
-            scope.spawn(async move { take_pieces() });
-        }
+    if !crew.is_some_and(|crew| crew.run(&take_pieces)) {
         take_pieces();
-    });
+    }
     let first = panicked
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -77,26 +72,10 @@ pub(crate) fn run_pieces<P: Send>(
     }
 }
 
-/// Runs `f` on every item of `query`: on the task pool when the query may hold at least
-/// `parallel_min` items, else in order on this thread. Each item is handled on its own, so the
-/// result does not depend on the thread count.
-pub(crate) fn for_each_item<'a, 's, D: IterQueryData, F: QueryFilter>(
-    query: &'a mut Query<'_, 's, D, F>,
-    parallel_min: usize,
-    f: impl Fn(QueryItem<'a, 's, D>) + Send + Sync + Clone,
-) {
-    // The upper bound: a filter such as `Changed` may let fewer through.
-    if query.iter().size_hint().1.unwrap_or(usize::MAX) >= parallel_min {
-        query.par_iter_mut().for_each(f);
-    } else {
-        query.iter_mut().for_each(f);
-    }
-}
-
 /// Cuts `a` and `b` into `pieces` consecutive pieces each, piece `i` of `a` ending at
 /// `end(i).0` and of `b` at `end(i).1` (both non-decreasing, the last ones the lengths), and
-/// runs `f(i, piece of a, piece of b)` for each: on the compute task pool when `parallel` is
-/// set (and a pool exists), else in order on this thread. The pieces are disjoint, so each
+/// runs `f(i, piece of a, piece of b)` for each: on the crew when `parallel` is set (and the
+/// compute pool has several threads), else in order on this thread. The pieces are disjoint, so each
 /// task writes only its own.
 pub(crate) fn for_each_split<A: Send, B: Send>(
     a: &mut [A],
@@ -106,9 +85,8 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
     parallel: bool,
     f: impl Fn(usize, &mut [A], &mut [B]) + Sync,
 ) {
-    let pool = ComputeTaskPool::try_get().filter(|p| parallel && p.thread_num() > 1);
     let (mut rest_a, mut rest_b, mut start, mut i) = (a, b, (0, 0), 0);
-    let mut cut = move || {
+    let cut = move || {
         if i == pieces {
             return None;
         }
@@ -121,19 +99,12 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
         i += 1;
         Some((i - 1, head_a, head_b))
     };
-    match pool {
-        Some(pool) => run_pieces(pool, cut, |(i, pa, pb)| f(i, pa, pb)),
-        None => {
-            while let Some((i, pa, pb)) = cut() {
-                f(i, pa, pb);
-            }
-        }
-    }
+    run_pieces(crew(parallel), cut, |(i, pa, pb)| f(i, pa, pb));
 }
 
 /// Cuts `rows` (columns of `len` rows) into `pieces` nearly equal consecutive pieces
-/// ([`chunk_range`]) and runs `f(range of rows, piece)` for each: on the compute task pool
-/// when `parallel` is set (and a pool exists), else in order on this thread.
+/// ([`chunk_range`]) and runs `f(range of rows, piece)` for each: on the crew when `parallel`
+/// is set (and the compute pool has several threads), else in order on this thread.
 pub(crate) fn for_each_row_chunk<R: Rows>(
     rows: R,
     len: usize,
@@ -141,9 +112,8 @@ pub(crate) fn for_each_row_chunk<R: Rows>(
     parallel: bool,
     f: impl Fn(core::ops::Range<usize>, R) + Sync,
 ) {
-    let pool = ComputeTaskPool::try_get().filter(|p| parallel && p.thread_num() > 1);
     let (mut rest, mut i) = (Some(rows), 0);
-    let mut cut = move || {
+    let cut = move || {
         if i == pieces {
             return None;
         }
@@ -153,14 +123,7 @@ pub(crate) fn for_each_row_chunk<R: Rows>(
         i += 1;
         Some((range, head))
     };
-    match pool {
-        Some(pool) => run_pieces(pool, cut, |(range, rows)| f(range, rows)),
-        None => {
-            while let Some((range, rows)) = cut() {
-                f(range, rows);
-            }
-        }
-    }
+    run_pieces(crew(parallel), cut, |(range, rows)| f(range, rows));
 }
 
 /// The `i`-th of `n` nearly equal pieces of `0..len`.
@@ -217,10 +180,8 @@ mod tests {
 
     #[test]
     fn a_panicking_piece_is_reported_once_every_other_piece_ran() {
-        for threads in [1, 2] {
-            let pool = bevy::tasks::TaskPoolBuilder::new()
-                .num_threads(threads)
-                .build();
+        for crew in [None, Crew::spawn(1)] {
+            let threads = if crew.is_some() { 2 } else { 1 };
             // Pieces slow enough that both threads take some: whichever thread the failing
             // one lands on, every other piece runs before the panic comes out.
             for bad in 10..20 {
@@ -228,7 +189,7 @@ mod tests {
                 let mut pieces = 0..64;
                 let result = catch_unwind(AssertUnwindSafe(|| {
                     run_pieces(
-                        &pool,
+                        crew.as_ref(),
                         move || pieces.next(),
                         |i| {
                             std::thread::sleep(std::time::Duration::from_micros(200));

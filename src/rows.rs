@@ -13,10 +13,9 @@ use bevy::ecs::change_detection::{
 };
 use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::ecs::system::Query;
-use bevy::tasks::ComputeTaskPool;
 use core::ops::{Deref, DerefMut};
 
-use crate::parallel::{CHUNKS, chunk_range, run_pieces};
+use crate::parallel::{CHUNKS, chunk_range, crew, run_pieces};
 
 /// The message when a physics query cannot be read as slices, which happens only when a
 /// physics component is given sparse-set storage.
@@ -276,7 +275,7 @@ rows_for_tuple!(A B C D E F G);
 rows_for_tuple!(A B C D E F G H);
 
 /// How many rows `query` holds (exact for the archetypal filters the physics queries use), and
-/// whether a pass over them goes to the task pool (at least `parallel_min` rows).
+/// whether a pass over them is spread over several threads (at least `parallel_min` rows).
 pub(crate) fn count_rows<D: QueryData, F: QueryFilter>(
     query: &Query<D, F>,
     parallel_min: usize,
@@ -286,15 +285,15 @@ pub(crate) fn count_rows<D: QueryData, F: QueryFilter>(
 }
 
 /// The fewest rows [`for_each_piece`] gives a piece: a table of fewer than twice as many is
-/// handled in one call on this thread, as spreading it over the task pool costs more than it
+/// handled in one call on this thread, as spreading it over threads costs more than it
 /// saves (the benchmark's kinematic platforms, one table of 320 bodies beside 16 000).
 const MIN_PIECE_ROWS: usize = 512;
 
 /// Runs `f` on the `len` rows of one table: in one call on this thread, or, when `parallel`
-/// is set and a multi-threaded pool exists, cut into consecutive pieces (one per
+/// is set and the compute pool has several threads, cut into consecutive pieces (one per
 /// `CHUNKS`-th of the `total` rows of all tables, so a small table is never cut, and at least
-/// [`MIN_PIECE_ROWS`] each) on the compute task pool. Each row must be handled on its own, so the result does not depend on
-/// the cut.
+/// [`MIN_PIECE_ROWS`] each) on the physics' threads ([`crate::crew`]). Each row must be
+/// handled on its own, so the result does not depend on the cut.
 pub(crate) fn for_each_piece<R: Rows>(
     rows: R,
     len: usize,
@@ -306,8 +305,7 @@ pub(crate) fn for_each_piece<R: Rows>(
         .div_ceil(total.max(1))
         .min(len / MIN_PIECE_ROWS)
         .clamp(1, CHUNKS);
-    let pool = ComputeTaskPool::try_get().filter(|p| parallel && pieces > 1 && p.thread_num() > 1);
-    let Some(pool) = pool else {
+    let Some(crew) = crew(parallel && pieces > 1) else {
         f(rows);
         return;
     };
@@ -323,7 +321,7 @@ pub(crate) fn for_each_piece<R: Rows>(
         (rest, start) = (Some(tail), end);
         Some(piece)
     };
-    run_pieces(pool, next, f);
+    run_pieces(Some(crew), next, f);
 }
 
 #[cfg(test)]

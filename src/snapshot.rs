@@ -245,7 +245,7 @@ impl ContactLayout {
     /// Step 1 of pair detection: every body of `bodies` gets a slot, its row in query order
     /// (table after table), and its snapshot there; a body outside the partition keeps its slot
     /// empty (`Entity::PLACEHOLDER`), so it is never found there. Filled in pieces of rows on
-    /// the task pool (from `parallel_min` bodies), each piece writing only its own slots and
+    /// several threads (from `parallel_min` bodies), each piece writing only its own slots and
     /// walking the tables to find its rows (a game may have many small ones). `touch` is
     /// [`PhysicsConfig::contact_tolerance`](crate::PhysicsConfig::contact_tolerance).
     ///

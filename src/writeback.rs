@@ -25,7 +25,7 @@ pub(crate) fn follow(center: Vec2, changed: bool, transform: &mut Tracked<Transf
 }
 
 /// [`follow`] for every kinematic body (the response does it for the others, which it visits
-/// anyway). Read as table slices ([`crate::rows`]), on the task pool above
+/// anyway). Read as table slices ([`crate::rows`]), on several threads above
 /// [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
 pub(crate) fn write_transforms(
     config: Res<PhysicsConfig>,
@@ -51,4 +51,6 @@ pub(crate) fn write_transforms(
         );
         stamp_writes(&mut t, MaybeLocation::caller());
     }
+    // The step's last parallel pass is over (the sensors' search runs on this thread).
+    crate::crew::dismiss();
 }

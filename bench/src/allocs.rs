@@ -50,9 +50,17 @@ static ALLOCATOR: Counting = Counting;
 
 /// Runs `steps` more steps of `app` and returns the allocations per step.
 pub fn per_step(app: &mut App, steps: usize) -> f64 {
+    counted(|| {
+        for _ in 0..steps {
+            app.update();
+        }
+    }) as f64
+        / steps.max(1) as f64
+}
+
+/// The allocations made on every thread while `f` runs.
+pub fn counted(f: impl FnOnce()) -> u64 {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
-    for _ in 0..steps {
-        app.update();
-    }
-    (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / steps.max(1) as f64
+    f();
+    ALLOCATIONS.load(Ordering::Relaxed) - before
 }

@@ -76,7 +76,7 @@ pub(crate) fn update_partition(
         }
     }
     // Which bodies change cells: every awake body (see `crate::rest`) and every new one (all
-    // of them after a rebuild) is checked, read as table slices and on the task pool for
+    // of them after a rebuild) is checked, read as table slices and on several threads for
     // large scenes; few change. A resting body's box is the one it was filed with. They are
     // then handled in entity order, so the cells' lists come out the same on any number of
     // threads.
