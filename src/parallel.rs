@@ -25,11 +25,11 @@ pub(crate) fn for_each_chunk<T: Send>(
     f: impl Fn(usize, &mut T) + Sync,
 ) {
     let mut pieces = outs.iter_mut().enumerate();
-    run_pieces(
-        crew(parallel && pieces.len() > 1),
-        move || pieces.next(),
-        |(i, out)| f(i, out),
-    );
+    match crew(parallel && pieces.len() > 1) {
+        Some(crew) => run_pieces(Some(crew), move || pieces.next(), |(i, out)| f(i, out)),
+        // A plain loop: the same pieces, with nothing between them.
+        None => pieces.for_each(|(i, out)| f(i, out)),
+    }
 }
 
 /// Runs `work` on every piece `next` hands out (until it hands out `None`): on this thread and
@@ -86,7 +86,7 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
     f: impl Fn(usize, &mut [A], &mut [B]) + Sync,
 ) {
     let (mut rest_a, mut rest_b, mut start, mut i) = (a, b, (0, 0), 0);
-    let cut = move || {
+    let mut cut = move || {
         if i == pieces {
             return None;
         }
@@ -99,7 +99,14 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
         i += 1;
         Some((i - 1, head_a, head_b))
     };
-    run_pieces(crew(parallel), cut, |(i, pa, pb)| f(i, pa, pb));
+    match crew(parallel) {
+        Some(crew) => run_pieces(Some(crew), cut, |(i, pa, pb)| f(i, pa, pb)),
+        None => {
+            while let Some((i, pa, pb)) = cut() {
+                f(i, pa, pb);
+            }
+        }
+    }
 }
 
 /// Cuts `rows` (columns of `len` rows) into `pieces` nearly equal consecutive pieces
@@ -113,7 +120,7 @@ pub(crate) fn for_each_row_chunk<R: Rows>(
     f: impl Fn(core::ops::Range<usize>, R) + Sync,
 ) {
     let (mut rest, mut i) = (Some(rows), 0);
-    let cut = move || {
+    let mut cut = move || {
         if i == pieces {
             return None;
         }
@@ -123,7 +130,14 @@ pub(crate) fn for_each_row_chunk<R: Rows>(
         i += 1;
         Some((range, head))
     };
-    run_pieces(crew(parallel), cut, |(range, rows)| f(range, rows));
+    match crew(parallel) {
+        Some(crew) => run_pieces(Some(crew), cut, |(range, rows)| f(range, rows)),
+        None => {
+            while let Some((range, rows)) = cut() {
+                f(range, rows);
+            }
+        }
+    }
 }
 
 /// The `i`-th of `n` nearly equal pieces of `0..len`.

@@ -98,4 +98,9 @@ pub fn print_stages(app: &mut App, steps: usize) {
         .collect();
     let line = crate::report::stage_medians("stages (median ms):", &STAGES, &rows);
     eprintln!("{line}");
+    let stats = app.world().resource::<PhysicsStats>();
+    eprintln!(
+        "last step: {} bodies, {} awake, {} pairs",
+        stats.bodies, stats.awake_bodies, stats.pairs_found
+    );
 }
