@@ -67,18 +67,12 @@ pub struct PhysicsConfig {
     /// Each stage's pass over the bodies is spread over as many threads as Bevy's compute task
     /// pool has when there are at least this many bodies (below it, spreading the work costs
     /// more than it saves). The results are bit-identical either way. Default `2048`.
-    pub parallel_min_bodies: usize,
-    /// How long the physics' worker threads keep watching for work after a step before they
-    /// sleep. Default zero: they sleep as soon as the step's last parallel pass is over.
     ///
-    /// Steps with at least `parallel_min_bodies` bodies run their passes on worker threads
-    /// (one fewer than Bevy's compute task pool has, beside the thread running the system).
-    /// During a step they watch for the next pass rather than sleep; waking a sleeping thread
-    /// for the next step's first pass takes tens of microseconds, more on virtual machines.
-    /// When steps follow each other closely (a server simulating as fast as it can, rollback
-    /// resimulating several steps a frame), a linger a little longer than the gap between two
-    /// steps saves that, at the price of that many busy cores for that long after every step.
-    pub worker_linger: core::time::Duration,
+    /// Such a step keeps the pool's threads from its first stage to its last: between two
+    /// passes they watch for the next one rather than go back to the pool, so that the step
+    /// neither allocates nor waits for sleeping threads to wake. A system running beside the
+    /// physics in the same schedule gets them once the step is over.
+    pub parallel_min_bodies: usize,
     /// Write [`CollisionStarted`](crate::CollisionStarted) and
     /// [`CollisionEnded`](crate::CollisionEnded). Default `true`. Finding them compares the
     /// partners of each body that was not left at rest (see `skip_resting_bodies`) with the
@@ -114,7 +108,6 @@ impl Default for PhysicsConfig {
             max_depenetration: 64.0,
             partition_cell_tiles: 16,
             parallel_min_bodies: 2048,
-            worker_linger: core::time::Duration::ZERO,
             collision_events: true,
             skip_resting_bodies: true,
         }

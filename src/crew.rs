@@ -1,52 +1,53 @@
-//! The crew: threads that stay with the physics step from one parallel pass to the next.
+//! The crew: tasks on Bevy's compute task pool that stay with the physics step from one
+//! parallel pass to the next.
 //!
-//! A step runs about a dozen parallel passes, each a fraction of a millisecond long. On Bevy's
-//! task pool every pass would spawn a task per thread (heap allocations, about 40 a step), and
-//! the helping thread would go to sleep after each pass, so that the next pass began with a
-//! system call to wake it and the wait for it to run. The crew's threads are spawned once.
-//! The step's first system calls them ([`call`]); between passes they watch for the next one
-//! instead of sleeping, until the step's last parallel pass dismisses them ([`dismiss`]). Then
-//! they sleep, after watching a while longer if the app asked for it
-//! ([`PhysicsConfig::worker_linger`](crate::PhysicsConfig::worker_linger)).
+//! A step runs about a dozen parallel passes, each a fraction of a millisecond long. Spawning a
+//! task per pass and thread (a task-pool scope) allocates (about 40 times a step), and the
+//! helping thread goes back to the pool and to sleep after each pass, so that the next pass
+//! begins with a system call to wake it and the wait for it to run. The crew's tasks are
+//! spawned once and never end. The step's first system calls them ([`call`]): each wakes on one
+//! of the pool's threads and, between passes, watches for the next one instead of returning to
+//! the pool, until the step's last parallel pass dismisses it ([`dismiss`]). Then it gives its
+//! thread back to the pool, and waits for the next call.
 //!
-//! The crew has one thread fewer than Bevy's compute task pool (the thread that asks for a pass
-//! works too), so a step uses as many threads as the app gave that pool.
+//! The crew has one task fewer than the pool has threads (the thread that asks for a pass works
+//! too), so a step uses as many threads as the app gave the compute pool, and no others. During
+//! a step the crew keeps those threads: other tasks (another system running beside the physics)
+//! get them back when the step is over.
 
+use core::pin::Pin;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use bevy::tasks::ComputeTaskPool;
+use bevy::tasks::{ComputeTaskPool, TaskPool};
 
-/// How long a crew thread watches for the next pass during a step before it sleeps all the
-/// same: far longer than the gaps between the passes of a step, so that in practice it sleeps
-/// only when a step ended without dismissing the crew (a system panicked).
+/// How long a crew task watches for the next pass during a step before it gives its thread back
+/// all the same: far longer than the gaps between the passes of a step, so that in practice it
+/// does so early only when a step ended without dismissing the crew (a system panicked).
 const WATCH: Duration = Duration::from_millis(2);
 
 /// A pass's work: called once by each thread that joins the pass. It must not unwind.
 type Job = &'static (dyn Fn() + Sync);
 
-/// What the crew's threads and the asking thread change under a lock.
+/// What the crew's tasks and the asking thread change under a lock.
 struct Board {
     /// The pass on offer, until the asking thread has finished its share of it.
     job: Option<Job>,
-    /// Crew threads asleep.
-    sleeping: usize,
+    /// The wakers of the crew's tasks waiting for news, by task.
+    waiting: Vec<Option<Waker>>,
 }
 
-/// What the crew's threads and the asking thread share.
+/// What the crew's tasks and the asking thread share.
 struct Shared {
     board: Mutex<Board>,
-    /// Rung when a pass is offered or the crew is called while some crew thread sleeps.
-    bell: Condvar,
     /// How many passes were offered and calls made so far (changed under the board's lock).
     news: AtomicU64,
     /// Between [`Crew::call`] and [`Crew::dismiss`]: the crew watches between passes.
     on_shift: AtomicBool,
-    /// How long to watch after a dismissal, in microseconds.
-    linger_us: AtomicU64,
-    /// Crew threads inside the current pass's job.
+    /// Crew tasks inside the current pass's job.
     working: AtomicUsize,
     /// Held by the thread whose pass the crew runs.
     turn: Mutex<()>,
@@ -58,45 +59,49 @@ impl Shared {
         self.board.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Tells the crew something new (a pass or a call), ringing for those asleep.
-    fn announce(&self, board: &Board) {
+    /// Tells the crew something new (a pass or a call), waking the tasks that wait for news.
+    fn announce(&self, board: &mut Board) {
         self.news.fetch_add(1, Ordering::AcqRel);
-        if board.sleeping > 0 {
-            self.bell.notify_all();
+        for waker in &mut board.waiting {
+            if let Some(waker) = waker.take() {
+                waker.wake();
+            }
         }
     }
 
-    /// A crew thread's life: wait for news; join the pass on offer, if any; and again.
-    fn serve(&self) {
+    /// A crew task's life: wait for news; join the passes on offer while on shift; and again.
+    async fn serve(&'static self, task: usize) {
         let mut seen = 0;
         loop {
-            if !self.watch(seen) {
-                let mut board = self.board();
-                board.sleeping += 1;
-                while self.news.load(Ordering::Acquire) == seen {
-                    board = self
-                        .bell
-                        .wait(board)
-                        .unwrap_or_else(PoisonError::into_inner);
-                }
-                board.sleeping -= 1;
+            Wait {
+                shared: self,
+                seen,
+                task,
             }
-            let job = {
-                let board = self.board();
-                seen = self.news.load(Ordering::Acquire);
-                let Some(job) = board.job else { continue };
-                // Counted under the lock: once the job is off the board, nobody else joins.
-                self.working.fetch_add(1, Ordering::AcqRel);
-                job
-            };
-            // A job must not unwind; should one, the thread stays in the crew all the same.
-            let _ = catch_unwind(AssertUnwindSafe(job));
-            self.working.fetch_sub(1, Ordering::AcqRel);
+            .await;
+            loop {
+                let job = {
+                    let board = self.board();
+                    seen = self.news.load(Ordering::Acquire);
+                    board.job.inspect(|_| {
+                        // Counted under the lock: once the job is off the board, nobody joins.
+                        self.working.fetch_add(1, Ordering::AcqRel);
+                    })
+                };
+                if let Some(job) = job {
+                    // A job must not unwind; should one, the task serves on all the same.
+                    let _ = catch_unwind(AssertUnwindSafe(job));
+                    self.working.fetch_sub(1, Ordering::AcqRel);
+                }
+                if !self.watch(seen) {
+                    break;
+                }
+            }
         }
     }
 
-    /// Watches for news after `seen`: during a shift for at most [`WATCH`], after it for the
-    /// linger time. Whether news came.
+    /// Watches for news after `seen` while the crew is on shift, for at most [`WATCH`]:
+    /// whether some came.
     fn watch(&self, seen: u64) -> bool {
         let start = Instant::now();
         loop {
@@ -106,19 +111,42 @@ impl Shared {
                 }
                 core::hint::spin_loop();
             }
-            let limit = if self.on_shift.load(Ordering::Acquire) {
-                WATCH
-            } else {
-                Duration::from_micros(self.linger_us.load(Ordering::Relaxed))
-            };
-            if start.elapsed() >= limit {
-                return false;
+            if !self.on_shift.load(Ordering::Acquire) || start.elapsed() >= WATCH {
+                return self.news.load(Ordering::Acquire) != seen;
             }
         }
     }
 }
 
-/// Threads that run the pieces of a parallel pass beside the thread that asks for it.
+/// A crew task's wait for news after `seen`, off its thread.
+struct Wait {
+    shared: &'static Shared,
+    seen: u64,
+    task: usize,
+}
+
+impl Future for Wait {
+    type Output = u64;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<u64> {
+        let news = self.shared.news.load(Ordering::Acquire);
+        if news != self.seen {
+            return Poll::Ready(news);
+        }
+        let mut board = self.shared.board();
+        let news = self.shared.news.load(Ordering::Acquire);
+        if news != self.seen {
+            return Poll::Ready(news);
+        }
+        match &mut board.waiting[self.task] {
+            Some(waker) => waker.clone_from(cx.waker()),
+            slot => *slot = Some(cx.waker().clone()),
+        }
+        Poll::Pending
+    }
+}
+
+/// Tasks that run the pieces of a parallel pass beside the thread that asks for it.
 pub(crate) struct Crew {
     shared: &'static Shared,
 }
@@ -127,9 +155,9 @@ pub(crate) struct Crew {
 static CREW: OnceLock<Option<Crew>> = OnceLock::new();
 
 /// The step begins and will run parallel passes: the crew, spawned if need be, is called.
-pub(crate) fn call(parallel: bool, linger: Duration) {
+pub(crate) fn call(parallel: bool) {
     if let Some(crew) = parallel.then(Crew::get).flatten() {
-        crew.call(linger);
+        crew.call();
     }
 }
 
@@ -141,59 +169,50 @@ pub(crate) fn dismiss() {
 }
 
 impl Crew {
-    /// The crew of this process, spawned on first use with one thread fewer than Bevy's
-    /// compute task pool has; `None` when that pool has a single thread (or does not exist).
+    /// The crew of this process, spawned on first use with one task fewer than Bevy's compute
+    /// task pool has threads; `None` when that pool has a single thread (or does not exist).
     pub(crate) fn get() -> Option<&'static Crew> {
         let pool = ComputeTaskPool::try_get()?;
-        CREW.get_or_init(|| Crew::spawn(pool.thread_num().saturating_sub(1)))
+        CREW.get_or_init(|| Crew::spawn(pool, pool.thread_num().saturating_sub(1)))
             .as_ref()
     }
 
-    /// A crew of `size` threads (fewer if the system refuses some; `None` without any).
-    pub(crate) fn spawn(size: usize) -> Option<Crew> {
+    /// A crew of `size` tasks on `pool` (`None` for none).
+    pub(crate) fn spawn(pool: &TaskPool, size: usize) -> Option<Crew> {
         if size == 0 {
             return None;
         }
-        // Shared for the rest of the process: the threads never end.
+        // Shared for the rest of the process: the tasks never end.
         let shared: &'static Shared = Box::leak(Box::new(Shared {
             board: Mutex::new(Board {
                 job: None,
-                sleeping: 0,
+                waiting: vec![None; size],
             }),
-            bell: Condvar::new(),
             news: AtomicU64::new(0),
             on_shift: AtomicBool::new(false),
-            linger_us: AtomicU64::new(0),
             working: AtomicUsize::new(0),
             turn: Mutex::new(()),
         }));
-        let spawned = (0..size)
-            .filter(|i| {
-                std::thread::Builder::new()
-                    .name(format!("physics crew {i}"))
-                    .spawn(move || shared.serve())
-                    .is_ok()
-            })
-            .count();
-        (spawned > 0).then_some(Crew { shared })
+        for task in 0..size {
+            pool.spawn(shared.serve(task)).detach();
+        }
+        Some(Crew { shared })
     }
 
     /// A step begins: the crew wakes, and between passes watches for the next one until
-    /// [`Crew::dismiss`], then for `linger`. Waking takes a while, so this is called before
-    /// the step's first pass is ready.
-    pub(crate) fn call(&self, linger: Duration) {
-        let linger_us = u64::try_from(linger.as_micros()).unwrap_or(u64::MAX);
-        self.shared.linger_us.store(linger_us, Ordering::Relaxed);
+    /// [`Crew::dismiss`]. Waking takes a while, so this is called before the step's first pass
+    /// is ready.
+    pub(crate) fn call(&self) {
         self.shared.on_shift.store(true, Ordering::Release);
-        self.shared.announce(&self.shared.board());
+        self.shared.announce(&mut self.shared.board());
     }
 
-    /// The step's passes are over: the crew sleeps once it has lingered.
+    /// The step's passes are over: the crew gives its threads back to the pool.
     pub(crate) fn dismiss(&self) {
         self.shared.on_shift.store(false, Ordering::Release);
     }
 
-    /// Runs `job` on this thread and on every crew thread that joins in time, and returns once
+    /// Runs `job` on this thread and on every crew task that joins in time, and returns once
     /// all of them have returned from it; `false` (and nothing run) when the crew is running
     /// another thread's pass. `job` must not unwind and must be safe to call on several threads
     /// at once (it takes its work from a shared source).
@@ -201,9 +220,9 @@ impl Crew {
         let Ok(_turn) = self.shared.turn.try_lock() else {
             return false;
         };
-        // SAFETY: a crew thread calls `job` only after taking it off the board, which it can
-        // do only between here and `Offer::drop`. That drop takes `job` off the board, then
-        // waits until every crew thread that took it has returned from it, and it runs before
+        // SAFETY: a crew task calls `job` only after taking it off the board, which it can do
+        // only between here and `Offer::drop`. That drop takes `job` off the board, then waits
+        // until every crew task that took it has returned from it, and it runs before
         // this function returns, also if `job` unwinds. So `job` is not called after the
         // borrow ends, and the lifetime made `'static` here is never relied on.
         let job: Job = unsafe { core::mem::transmute::<&(dyn Fn() + Sync), Job>(job) };
@@ -211,7 +230,7 @@ impl Crew {
         {
             let mut board = self.shared.board();
             board.job = Some(job);
-            self.shared.announce(&board);
+            self.shared.announce(&mut board);
         }
         job();
         drop(offer);
@@ -219,7 +238,7 @@ impl Crew {
     }
 }
 
-/// Takes the pass off the board when dropped, and waits for the crew threads inside it.
+/// Takes the pass off the board when dropped, and waits for the crew tasks inside it.
 struct Offer(&'static Shared);
 
 impl Drop for Offer {
@@ -254,10 +273,10 @@ mod tests {
         ran
     }
 
-    /// Waits (at most a second) until `n` crew threads sleep.
-    fn until_asleep(crew: &Crew, n: usize) -> bool {
+    /// Waits (at most a second) until `n` crew tasks wait for news off their threads.
+    fn until_waiting(crew: &Crew, n: usize) -> bool {
         let start = Instant::now();
-        while crew.shared.board().sleeping != n {
+        while crew.shared.board().waiting.iter().flatten().count() != n {
             if start.elapsed() > Duration::from_secs(1) {
                 return false;
             }
@@ -266,29 +285,44 @@ mod tests {
         true
     }
 
+    /// A pool of `threads` threads, kept for the rest of the test process.
+    fn pool(threads: usize) -> &'static TaskPool {
+        Box::leak(Box::new(
+            bevy::tasks::TaskPoolBuilder::new()
+                .num_threads(threads)
+                .build(),
+        ))
+    }
+
     #[test]
     fn the_crew_and_the_asking_thread_share_a_pass() {
-        let crew = Crew::spawn(2).expect("threads spawn");
+        let crew = Crew::spawn(pool(2), 2).expect("a crew of two");
         let me = std::thread::current().id();
-        // Off shift the crew sleeps, and a pass wakes it.
-        assert!(until_asleep(&crew, 2), "a new crew sleeps");
+        // Off shift the crew waits off the pool's threads, and a pass wakes it.
+        assert!(until_waiting(&crew, 2), "a new crew waits");
         let ran = threads_that_ran(&crew, Duration::from_micros(500));
         assert!(ran.len() >= 2 && ran.contains(&me), "{ran:?}");
-        assert!(until_asleep(&crew, 2), "off shift it sleeps after a pass");
-        // On shift it watches between passes instead of sleeping (how long it watches is
-        // left to the benchmark: a test that timed it would fail on a busy machine).
-        crew.call(Duration::ZERO);
+        assert!(
+            until_waiting(&crew, 2),
+            "off shift it waits again after a pass"
+        );
+        // On shift it watches between passes instead (how long it watches is left to the
+        // benchmark: a test that timed it would fail on a busy machine).
+        crew.call();
         for pass in 0..3 {
             let ran = threads_that_ran(&crew, Duration::from_micros(500));
             assert!(ran.len() >= 2 && ran.contains(&me), "pass {pass}: {ran:?}");
         }
         crew.dismiss();
-        assert!(until_asleep(&crew, 2), "dismissed, it sleeps");
+        assert!(
+            until_waiting(&crew, 2),
+            "dismissed, it gives its threads back"
+        );
     }
 
     #[test]
     fn a_pass_asked_for_during_a_pass_is_refused() {
-        let crew = Crew::spawn(1).expect("a thread spawns");
+        let crew = Crew::spawn(pool(1), 1).expect("a crew of one");
         let inner = AtomicUsize::new(0);
         let refused = AtomicUsize::new(0);
         let job = || {

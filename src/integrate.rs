@@ -197,7 +197,7 @@ pub(crate) fn integrate(
     };
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
     // The first system of the step: the crew starts waking while the first pass is cut.
-    crate::crew::call(parallel, config.worker_linger);
+    crate::crew::call(parallel);
     for (
         entities,
         aabbs,

@@ -194,7 +194,10 @@ mod tests {
 
     #[test]
     fn a_panicking_piece_is_reported_once_every_other_piece_ran() {
-        for crew in [None, Crew::spawn(1)] {
+        let pool = Box::leak(Box::new(
+            bevy::tasks::TaskPoolBuilder::new().num_threads(1).build(),
+        ));
+        for crew in [None, Crew::spawn(pool, 1)] {
             let threads = if crew.is_some() { 2 } else { 1 };
             // Pieces slow enough that both threads take some: whichever thread the failing
             // one lands on, every other piece runs before the panic comes out.

@@ -25,13 +25,6 @@ pub fn build(scene: &Scene, cell_tiles: u32) -> App {
             // On by default (it does not change the outcome); `PILE_NO_SKIP=1` processes every
             // body at every step, for the figures without it.
             skip_resting_bodies: std::env::var_os("PILE_NO_SKIP").is_none(),
-            // Off by default (the worker threads sleep after each step); `PILE_LINGER_US=N`
-            // keeps them watching N microseconds longer, for the figures with it.
-            worker_linger: std::env::var("PILE_LINGER_US")
-                .ok()
-                .and_then(|us| us.parse().ok())
-                .map(std::time::Duration::from_micros)
-                .unwrap_or_default(),
             ..default()
         })
         .init_resource::<StepCount>()
