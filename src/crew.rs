@@ -27,10 +27,9 @@ use bevy::tasks::{ComputeTaskPool, TaskPool};
 /// How long a crew task watches for the next pass during a step before it gives its thread back
 /// all the same. Longer than most gaps between passes (in the benchmark's pile, watches of
 /// 100 us, 300 us and 2 ms gave the same steps within the machine's noise at 16 000 and 64 000
-/// bodies), and short, because the thread it keeps
-/// may be the one that would run the step's next stage: when the pool's other threads are
-/// busy with other systems and the crew's task was queued before that stage, the stage waits
-/// for the watch to end.
+/// bodies), and short, because the thread it keeps may be the one that would run the step's
+/// next stage: when the pool's other threads are busy with other systems and the crew's task
+/// was queued before that stage, the stage waits for the watch to end.
 const WATCH: Duration = Duration::from_micros(200);
 
 /// A pass's work: called once by each thread that joins the pass. It must not unwind.
