@@ -129,17 +129,17 @@ struct Wait {
 }
 
 impl Future for Wait {
-    type Output = u64;
+    type Output = ();
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<u64> {
-        let news = self.shared.news.load(Ordering::Acquire);
-        if news != self.seen {
-            return Poll::Ready(news);
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let news = || self.shared.news.load(Ordering::Acquire) != self.seen;
+        if news() {
+            return Poll::Ready(());
         }
         let mut board = self.shared.board();
-        let news = self.shared.news.load(Ordering::Acquire);
-        if news != self.seen {
-            return Poll::Ready(news);
+        // Checked again under the lock, which `announce` holds: no news is missed.
+        if news() {
+            return Poll::Ready(());
         }
         match &mut board.waiting[self.task] {
             Some(waker) => waker.clone_from(cx.waker()),
@@ -159,7 +159,7 @@ static CREW: OnceLock<Option<Crew>> = OnceLock::new();
 
 /// The step begins and will run parallel passes: the crew, spawned if need be, is called.
 pub(crate) fn call(parallel: bool) {
-    if let Some(crew) = parallel.then(Crew::get).flatten() {
+    if let Some(crew) = crate::parallel::crew(parallel) {
         crew.call();
     }
 }

@@ -27,7 +27,8 @@ pub(crate) fn for_each_chunk<T: Send>(
     let mut pieces = outs.iter_mut().enumerate();
     match crew(parallel && pieces.len() > 1) {
         Some(crew) => run_pieces(Some(crew), move || pieces.next(), |(i, out)| f(i, out)),
-        // A plain loop: the same pieces, with nothing between them.
+        // A plain loop: the same pieces with nothing between them (through `run_pieces`
+        // without a crew, or a shared helper, a step took 0.6 to 2% more instructions).
         None => pieces.for_each(|(i, out)| f(i, out)),
     }
 }
@@ -36,8 +37,8 @@ pub(crate) fn for_each_chunk<T: Send>(
 /// every free thread of `crew`, each taking the next piece when it is done with one, or on
 /// this thread alone without a crew (or while the crew runs another app's pass). So the pieces
 /// (and what each computes) are the same on any number of threads, and a slow piece does not
-/// hold the others up. Nothing is allocated: the crew's threads wait for passes, where Bevy's
-/// task pool would spawn a task (a heap allocation) per pass and thread.
+/// hold the others up. Nothing is allocated: the crew's tasks wait for passes, where a
+/// task-pool scope would spawn a task (a heap allocation) per pass and thread.
 ///
 /// A panicking piece does not stop the others: the first panic is resumed once every piece
 /// ran.
@@ -75,8 +76,8 @@ pub(crate) fn run_pieces<P: Send>(
 /// Cuts `a` and `b` into `pieces` consecutive pieces each, piece `i` of `a` ending at
 /// `end(i).0` and of `b` at `end(i).1` (both non-decreasing, the last ones the lengths), and
 /// runs `f(i, piece of a, piece of b)` for each: on the crew when `parallel` is set (and the
-/// compute pool has several threads), else in order on this thread. The pieces are disjoint, so each
-/// task writes only its own.
+/// compute pool has several threads), else in order on this thread. The pieces are disjoint,
+/// so each thread writes only its own.
 pub(crate) fn for_each_split<A: Send, B: Send>(
     a: &mut [A],
     b: &mut [B],
