@@ -1,6 +1,7 @@
 //! The per-body contact layout of pair detection: every pair found, laid out once for each
 //! of its two bodies, contiguously in slot order ([`Partners`]' `starts` and `links`), each
-//! body's contacts in pair order.
+//! body's contacts in partner-slot order; beside them, the contacts each body keeps from the
+//! last step ([`Carried`]).
 //!
 //! # Algorithm
 //!
@@ -8,11 +9,13 @@
 //! depend on the cut:
 //!
 //! 1. The pair loop files each pair's two ends ([`End`]) by the range of each body's slot
-//!    ([`file_pair`]; the ranges are a power of two long, so finding one is a shift).
-//! 2. The ranges' sizes, summed in order, say where each range's contacts begin.
+//!    ([`file_end`]; the ranges are a power of two long, so finding one is a shift).
+//! 2. The ranges' sizes (found and kept contacts), summed in order, say where each range's
+//!    contacts begin.
 //! 3. Each range, on its own (on several threads for large scenes), counts its slots' contacts,
-//!    sums the counts into where each slot's contacts begin, and writes each contact there,
-//!    reading the pieces' lists for its range in pair order.
+//!    sums the counts into where each slot's contacts begin, copies the kept contacts there,
+//!    writes each found contact after them, reading the pieces' lists for its range in pair
+//!    order, and sorts each slot's contacts by partner slot where some were found.
 
 use bevy::prelude::*;
 
@@ -52,10 +55,43 @@ pub(crate) fn file_end(ends: &mut Ends, shift: u32, slot: u32, other: u32, overl
     });
 }
 
+/// What a slot keeps of its contacts at the last step (see `crate::rest`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kept {
+    /// None: its contacts are all found again (an awake body, or every body when the slots
+    /// changed).
+    None,
+    /// Those with the partners that are not found again ([`Carried::partner`]); the others
+    /// are found again (a resting body that touches, or touched, an awake one).
+    Settled,
+    /// All of them (a resting body none of whose partners moves).
+    All,
+}
+
+/// What the layout carries over from the last step: the `last` layout, what each slot keeps
+/// of it, for a [`Kept::Settled`] slot whether its contact with a partner is kept, and how
+/// many contacts the slots keep in all, by slot range.
+pub(crate) struct Carried<'a, S, P> {
+    pub(crate) last: &'a Partners,
+    pub(crate) slot: S,
+    pub(crate) partner: P,
+    pub(crate) counts: [usize; SPLITS],
+}
+
+impl<S: Fn(usize) -> Kept, P: Fn(u32) -> bool> Carried<'_, S, P> {
+    /// The contacts slot `k` keeps from the last layout (`Kept::All` or `Kept::Settled`).
+    #[inline]
+    fn kept_of(&self, k: usize, kept: Kept) -> impl Iterator<Item = &Link> {
+        let all = kept == Kept::All;
+        (self.last.links_of(k).iter()).filter(move |link| all || (self.partner)(link.other))
+    }
+}
+
 /// Lays out the contacts among `slots` slots that the pair loop's `pieces` found (their
-/// [`Ends`], filed with `shift`), and those of the slots that `keeps` from the `last` layout
-/// (which have no ends; `kept` counts them by slot range), into `partners`' `starts` and `links`, in parallel by slot range
-/// when `parallel` is set, each slot's contacts in partner-slot order. Returns how many
+/// [`Ends`], filed with `shift`), and those each slot keeps from the last layout
+/// (`carried`), into `partners`' `starts` and `links`, in parallel by slot range when
+/// `parallel` is set, each slot's contacts in partner-slot order. A slot that keeps some of
+/// its contacts has the others found: the two never name the same partner. Returns how many
 /// contacts there are (twice the pairs).
 pub(crate) fn lay_out<'a, P: Sync>(
     pieces: &'a [P],
@@ -63,7 +99,7 @@ pub(crate) fn lay_out<'a, P: Sync>(
     slots: usize,
     shift: u32,
     parallel: bool,
-    (last, keeps, kept): (&Partners, impl Fn(usize) -> bool + Sync, [usize; SPLITS]),
+    carried: &Carried<'_, impl Fn(usize) -> Kept + Sync, impl Fn(u32) -> bool + Sync>,
     partners: &mut Partners,
 ) -> usize {
     let mut bases = [0; SPLITS + 1];
@@ -72,7 +108,7 @@ pub(crate) fn lay_out<'a, P: Sync>(
             bases[range + 1] += ends.len();
         }
     }
-    for (range, count) in kept.into_iter().enumerate() {
+    for (range, count) in carried.counts.into_iter().enumerate() {
         bases[range + 1] += count;
     }
     for range in 0..SPLITS {
@@ -92,55 +128,72 @@ pub(crate) fn lay_out<'a, P: Sync>(
     let range = |range: usize, ends: &mut [u32], links: &mut [Link]| {
         let lists = || pieces.iter().flat_map(|piece| &ends_of(piece)[range]);
         let first = range << shift;
-        lay_out_range(first, bases[range], lists, (last, &keeps), ends, links);
+        lay_out_range(first, bases[range], lists, carried, ends, links);
     };
     for_each_split(&mut starts[1..], links, SPLITS, end, parallel, range);
     total
 }
 
-/// Lays out the contacts of the slots from `first` on, whose ends are `ends` (the layout's
-/// `starts[first + 1..]`): counts each slot's found contacts, then, from `base` (where this
-/// range's contacts begin in the whole layout), gives each slot its place and copies each run
-/// of slots that keep their contacts from `last` at once, writes each found contact into
-/// `links` (its part of the layout, from `base` on), and sorts each slot's found contacts by
-/// partner slot. A found slot's entry is where its contacts begin, then serves as its cursor,
-/// and ends where they end, as the layout wants.
+/// Lays out the contacts of the slots from `first` on, whose entries in the layout's
+/// `starts` are `ends`: counts each slot's contacts in `found` (the pair loop's ends for this
+/// range); then, from `base`
+/// (where this range's contacts begin in the whole layout), gives each slot its place and
+/// copies each run of slots that keep all their contacts from the last layout at once, and
+/// the contacts the others keep, writes each `found` contact into `links` (its part of the
+/// layout, from `base` on), and sorts each slot's contacts by partner slot where some were
+/// found. A slot's entry is where its contacts begin, then serves as its cursor, and ends
+/// where they end, as the layout wants.
 fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
     first: usize,
     base: usize,
-    lists: impl Fn() -> I,
-    (last, keeps): (&Partners, &impl Fn(usize) -> bool),
+    found: impl Fn() -> I,
+    carried: &Carried<'_, impl Fn(usize) -> Kept, impl Fn(u32) -> bool>,
     ends: &mut [u32],
     links: &mut [Link],
 ) {
     ends.fill(0);
-    for e in lists() {
+    for e in found() {
         ends[e.slot as usize - first] += 1;
     }
+    let last = carried.last;
     let mut at = base as u32;
     let mut k = 0;
     while k < ends.len() {
-        if keeps(first + k) {
-            // A run of kept slots: their contacts are contiguous in the last layout too, and
-            // move by the same amount (either way: wrapping arithmetic is exact).
-            let run = first + k;
-            let moved = at.wrapping_sub(last.starts[run]);
-            while k < ends.len() && keeps(first + k) {
-                ends[k] = last.starts[first + k + 1].wrapping_add(moved);
+        match (carried.slot)(first + k) {
+            Kept::All => {
+                // A run of them: their contacts are contiguous in the last layout too, and
+                // move by the same amount (either way: wrapping arithmetic is exact).
+                let run = first + k;
+                let moved = at.wrapping_sub(last.starts[run]);
+                while k < ends.len() && (carried.slot)(first + k) == Kept::All {
+                    ends[k] = last.starts[first + k + 1].wrapping_add(moved);
+                    k += 1;
+                }
+                let from = last.starts[run] as usize..last.starts[first + k] as usize;
+                let to = at as usize - base;
+                links[to..to + from.len()].copy_from_slice(&last.links[from]);
+                at = ends[k - 1];
+            }
+            kept => {
+                let found = ends[k];
+                if kept == Kept::Settled {
+                    for link in carried.kept_of(first + k, kept) {
+                        links[at as usize - base] = *link;
+                        at += 1;
+                    }
+                }
+                ends[k] = at;
+                at += found;
                 k += 1;
             }
-            let from = last.starts[run] as usize..last.starts[first + k] as usize;
-            let to = at as usize - base;
-            links[to..to + from.len()].copy_from_slice(&last.links[from]);
-            at = ends[k - 1];
-        } else {
-            let found = ends[k];
-            ends[k] = at;
-            at += found;
-            k += 1;
         }
     }
-    for e in lists() {
+    debug_assert_eq!(
+        at as usize - base,
+        links.len(),
+        "the slots' contacts fill the range's part of the layout"
+    );
+    for e in found() {
         let cursor = &mut ends[e.slot as usize - first];
         links[*cursor as usize - base] = Link {
             other: e.other,
@@ -148,10 +201,10 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
         };
         *cursor += 1;
     }
-    // Few contacts each: an insertion sort of each found slot's.
+    // Few contacts each: an insertion sort of each slot's that has found ones.
     let mut start = base;
     for (k, &end) in ends.iter().enumerate() {
-        if end as usize - start > 1 && !keeps(first + k) {
+        if end as usize - start > 1 && (carried.slot)(first + k) != Kept::All {
             sort_by_partner(&mut links[start - base..end as usize - base]);
         }
         start = end as usize;
@@ -175,30 +228,65 @@ mod tests {
     use super::*;
     use crate::test_rng::xorshift32;
 
-    /// Whether the layout test's slot `k` keeps its contacts from the last step.
-    fn keeps(k: u32) -> bool {
-        k % 3 == 1
+    /// Whether the layout test's slot `k` is awake: its contacts are all found again.
+    fn awake(k: u32) -> bool {
+        k.is_multiple_of(3)
     }
 
-    /// Five pieces' [`Ends`] holding `pairs` random pairs among `slots` slots, filed as the pair
-    /// loop files them (except the ends of the slots that keep their contacts); and each slot's
-    /// contacts in pair order.
-    fn random_pairs(slots: usize, pairs: usize, shift: u32) -> (Vec<Ends>, Vec<Vec<Link>>) {
+    /// A random layout problem among `slots` slots: `pairs` random pairs, those with an awake
+    /// slot filed in five pieces' [`Ends`] as the pair loop files them and the others in the
+    /// `last` layout (with some of the last step's contacts with awake slots, which are not
+    /// kept); what each slot keeps, and each slot's contacts in partner order.
+    fn random_problem(
+        slots: usize,
+        pairs: usize,
+        shift: u32,
+    ) -> (Vec<Ends>, Partners, Vec<Kept>, Vec<Vec<Link>>) {
         let mut next = xorshift32(0x9E37_79B9);
         let mut pieces: Vec<Ends> = (0..5).map(|_| Ends::default()).collect();
         let mut expected = vec![Vec::new(); slots];
+        let mut last_lists = vec![Vec::new(); slots];
+        let mut kinds: Vec<Kept> = (0..slots as u32)
+            .map(|k| if awake(k) { Kept::None } else { Kept::All })
+            .collect();
+        let mut seen = std::collections::HashSet::new();
         for i in 0..pairs {
             let a = next() % slots as u32;
             let b = (a + 1 + next() % (slots as u32 - 1)) % slots as u32;
+            if !seen.insert((a.min(b), a.max(b))) {
+                continue;
+            }
             let overlap = Vec2::new(i as f32, -(i as f32));
+            let found = awake(a) || awake(b);
+            // Every fourth pair with an awake slot touched at the last step and no longer does.
+            let stale = found && i.is_multiple_of(4);
             for (me, other, overlap) in [(a, b, overlap), (b, a, -overlap)] {
-                if !keeps(me) {
-                    file_end(&mut pieces[i * 5 / pairs], shift, me, other, overlap);
+                let link = Link { other, overlap };
+                if found && !awake(me) {
+                    kinds[me as usize] = Kept::Settled;
                 }
-                expected[me as usize].push(Link { other, overlap });
+                if stale {
+                    last_lists[me as usize].push(link);
+                    continue;
+                }
+                if found {
+                    file_end(&mut pieces[i * 5 / pairs], shift, me, other, overlap);
+                } else {
+                    last_lists[me as usize].push(link);
+                }
+                expected[me as usize].push(link);
             }
         }
-        (pieces, expected)
+        // The last layout, in partner order; an awake slot's is not read.
+        let mut last = Partners::default();
+        last.starts.push(0);
+        for list in &mut last_lists {
+            list.sort_by_key(|l| l.other);
+            last.links.extend(list.iter());
+            last.starts.push(last.links.len() as u32);
+        }
+        expected.iter_mut().for_each(|l| l.sort_by_key(|l| l.other));
+        (pieces, last, kinds, expected)
     }
 
     #[test]
@@ -218,28 +306,36 @@ mod tests {
                 slots == 0 || (slots - 1) >> shift < SPLITS,
                 "{slots} slots fit the ranges"
             );
-            let (pieces, in_pair_order) = if pairs == 0 {
-                (vec![Ends::default(); 3], vec![Vec::new(); slots])
+            let (pieces, last, kinds, expected) = if pairs == 0 {
+                let last = Partners {
+                    starts: vec![0; slots + 1],
+                    ..default()
+                };
+                let kinds = vec![Kept::All; slots];
+                (
+                    vec![Ends::default(); 3],
+                    last,
+                    kinds,
+                    vec![Vec::new(); slots],
+                )
             } else {
-                random_pairs(slots, pairs, shift)
+                random_problem(slots, pairs, shift)
             };
-            // What a slot keeps is in partner order already (the last step's layout).
-            let mut expected = in_pair_order.clone();
-            expected.iter_mut().for_each(|l| l.sort_by_key(|l| l.other));
-            // The last layout: only the kept slots' contacts matter.
-            let mut last = Partners::default();
-            last.starts.push(0);
-            for (k, list) in expected.iter().enumerate() {
-                if keeps(k as u32) {
-                    last.links.extend(list);
-                }
-                last.starts.push(last.links.len() as u32);
-            }
+            assert!(
+                slots < 1000 || kinds.contains(&Kept::Settled) && kinds.contains(&Kept::All),
+                "the problem has slots of every kind"
+            );
             let mut counts = [0; SPLITS];
-            for k in (0..slots).filter(|&k| keeps(k as u32)) {
-                counts[k >> shift] += expected[k].len();
+            for (k, list) in expected.iter().enumerate() {
+                let kept = list.iter().filter(|l| !awake(k as u32) && !awake(l.other));
+                counts[k >> shift] += kept.count();
             }
-            let kept = (&last, |k: usize| keeps(k as u32), counts);
+            let carried = Carried {
+                last: &last,
+                slot: |k: usize| kinds[k],
+                partner: |other: u32| !awake(other),
+                counts,
+            };
             // Stale contents from a larger step before must not leak into this one.
             let stale = Link {
                 other: 99,
@@ -250,26 +346,28 @@ mod tests {
                 links: vec![stale; 2 * pairs + 5],
                 ..default()
             };
-            let total = lay_out(
-                &pieces,
-                |ends| ends,
-                slots,
-                shift,
-                false,
-                kept,
-                &mut partners,
-            );
-            assert_eq!(total, 2 * pairs);
-            assert_eq!(partners.starts.len(), slots + 1);
-            assert_eq!(partners.links.len(), total);
-            for (k, want) in expected.iter().enumerate() {
-                let got = partners.links_of(k);
-                let same = got.len() == want.len()
-                    && got
-                        .iter()
-                        .zip(want)
-                        .all(|(g, w)| g.other == w.other && g.overlap == w.overlap);
-                assert!(same, "slot {k} of {slots}: {got:?} against {want:?}");
+            for parallel in [false, true] {
+                let total = lay_out(
+                    &pieces,
+                    |ends| ends,
+                    slots,
+                    shift,
+                    parallel,
+                    &carried,
+                    &mut partners,
+                );
+                assert_eq!(total, expected.iter().map(Vec::len).sum::<usize>());
+                assert_eq!(partners.starts.len(), slots + 1);
+                assert_eq!(partners.links.len(), total);
+                for (k, want) in expected.iter().enumerate() {
+                    let got = partners.links_of(k);
+                    let same = got.len() == want.len()
+                        && got
+                            .iter()
+                            .zip(want)
+                            .all(|(g, w)| g.other == w.other && g.overlap == w.overlap);
+                    assert!(same, "slot {k} of {slots}: {got:?} against {want:?}");
+                }
             }
         }
     }

@@ -17,13 +17,14 @@
 //!    fixed number of pieces that run on several threads above
 //!    [`PhysicsConfig::parallel_min_bodies`]; the pieces are joined in cell order, so the result
 //!    is the same on any number of threads.
-//!    Resting bodies (see `src/rest.rs`) are left out: only the pairs with at least one body
-//!    that is awake or an awake body's partner at the last step are tested in the cells; an
-//!    awake body's new partners are then searched for one by one.
+//!    Resting bodies (see `src/rest.rs`) are left out: only the pairs with an awake body are
+//!    tested, in the awake bodies' cells. Two bodies that are not awake had the same boxes at
+//!    the last step, so their pair is what it was then.
 //! 3. **Layout.** The pairs are counted per body and laid out per body in partner-slot order
 //!    (a counting sort, then each body's few contacts sorted), contiguously in slot order, as
-//!    the other body's slot and the overlap (12 bytes per contact); a resting body's contacts
-//!    are the last step's. It runs in parallel by slot range: the pair loop files each
+//!    the other body's slot and the overlap (12 bytes per contact); a body that is not awake
+//!    keeps its last step's contacts with the other bodies that are not, to which its pairs
+//!    with awake bodies found this step are added. It runs in parallel by slot range: the pair loop files each
 //!    pair's two ends by the range of each body's slot, so each range reads only its own
 //!    (`src/layout.rs`). A [`CollisionData`] is built from that and the two snapshots when
 //!    it is read: by the response, and for [`Contacts`].
@@ -40,13 +41,13 @@ use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::geometry::signed_overlap_within;
 use crate::layers::CollisionLayers;
-use crate::layout::{Ends, SPLITS, file_end, lay_out};
+use crate::layout::{Carried, Ends, Kept, SPLITS, file_end, lay_out};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
-use crate::partition::{CellRange, Partition, shared_corner_bits};
+use crate::partition::{Partition, shared_corner_bits};
 use crate::rest::{ACTIVE, AWAKE, JOINED};
 use crate::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
-use crate::snapshot::{BodyQuery, ContactLayout, Snap, mark_cells, prefetch, slot_snap};
+use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
@@ -180,11 +181,12 @@ struct PieceOut {
     /// Each pair found, once per body, filed by slot range ([`file_end`]).
     ends: Ends,
     tested: usize,
+    /// By slot range, the last step's contacts that this piece's share of the awake bodies
+    /// takes out of the layout: theirs, and the other ends of theirs.
+    gone: [usize; SPLITS],
     /// The bodies of the cell being searched, gathered contiguously.
     near: Vec<Near>,
-    /// The resting bodies this piece found to touch an awake body ([`JOINED`]).
-    joined: Vec<u32>,
-    /// The resting bodies of the cell being searched, while it is gathered.
+    /// The bodies of the cell being searched that search no pairs, while it is gathered.
     resting: Vec<Near>,
 }
 
@@ -209,11 +211,11 @@ struct Near {
 pub(crate) struct DetectScratch {
     pieces: Vec<PieceOut>,
     changes: Vec<Vec<Change>>,
-    /// The cells holding a body searched with every body this step.
+    /// The cells holding a body whose pairs are all searched this step.
     searched: Vec<AtomicBool>,
-    /// Awake bodies' partners at the last step, marked active by the snapshot.
-    marked: Parallel<Vec<u32>>,
-    partners: Vec<u32>,
+    /// The awake bodies' slots, listed by the snapshot.
+    listed: Parallel<Vec<u32>>,
+    awake: Vec<u32>,
 }
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
@@ -246,45 +248,48 @@ pub(crate) fn detect_pairs(
         config.contact_tolerance,
         config.parallel_min_bodies,
         (&s.searched, dims.x as usize),
-        config.skip_resting_bodies.then_some(&s.marked),
+        config.skip_resting_bodies.then_some(&s.listed),
     );
+    s.awake.clear();
+    s.listed.drain_into(&mut s.awake);
     let (n, shift) = (snapshot.slots, snapshot.shift);
     let parallel = n >= config.parallel_min_bodies;
 
-    // Which bodies are searched with every body: all of them, unless resting bodies can keep
-    // the last step's contacts (every body kept its slot, and no body went away since).
+    // Whose pairs are all searched: the awake bodies' (in their cells), when the other bodies
+    // can keep their contacts with each other from the last step (every body kept its slot,
+    // and no body went away since); otherwise every body's, in every cell.
     let carry = config.skip_resting_bodies
         && snapshot.kept
         && !l.last.forgotten
         && l.last.starts.len() == n + 1;
-    s.partners.clear();
-    s.marked.drain_into(&mut s.partners);
-    if carry {
-        // Scattered reads: each starts loading a few partners ahead.
-        const AHEAD: usize = 8;
-        for (i, &k) in s.partners.iter().enumerate() {
-            if let Some(&next) = s.partners.get(i + AHEAD) {
-                prefetch(&l.ranges[next as usize]);
-            }
-            // (A partner that left the partition since marks its old cells: searched for
-            // nothing, which changes no result.)
-            mark_cells(&s.searched, dims.x as usize, l.ranges[k as usize]);
-        }
+    let searcher = if carry {
+        AWAKE
     } else {
         s.searched.iter_mut().for_each(|c| *c.get_mut() = true);
         l.modes.iter_mut().for_each(|m| *m.get_mut() |= ACTIVE);
-    }
+        ACTIVE
+    };
 
-    // 2. Pairs, piece by piece of the cell list, then the bodies that joined awake ones.
+    // 2. Pairs, piece by piece of the cell list.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
-    let mut active_contacts = snapshot.active_contacts;
     {
-        let (snaps, now, modes, ranges) = (&l.snaps, &l.now, &l.modes, &l.ranges);
-        let searched = &s.searched;
+        let (snaps, now, modes) = (&l.snaps, &l.now, &l.modes);
+        let (searched, awake, last) = (&s.searched, &s.awake, &l.last);
         for_each_chunk(&mut s.pieces, parallel, |i, out| {
             out.ends.iter_mut().for_each(Vec::clear);
-            out.joined.clear();
             out.tested = 0;
+            out.gone = [0; SPLITS];
+            if carry {
+                for &a in &awake[chunk_range(i, CHUNKS, awake.len())] {
+                    let links = last.links_of(a as usize);
+                    out.gone[a as usize >> shift] += links.len();
+                    for link in links {
+                        if modes[link.other as usize].load(Relaxed) & AWAKE == 0 {
+                            out.gone[link.other as usize >> shift] += 1;
+                        }
+                    }
+                }
+            }
             let cells = chunk_range(i, CHUNKS, cell_count);
             // The cell's coordinates, stepped along with its flat index (no division per cell).
             let start = cells.start as u32;
@@ -301,7 +306,7 @@ pub(crate) fn detect_pairs(
                     }
                     let list = partition.cell_at_flat(flat);
                     let read = (&snaps[..], now, &modes[..]);
-                    find_pairs_in_cell((list, cell), shift, read, out);
+                    find_pairs_in_cell((list, cell), (shift, searcher), read, out);
                 }
                 cell.x += 1;
                 if cell.x == dims.x {
@@ -309,43 +314,46 @@ pub(crate) fn detect_pairs(
                 }
             }
         });
-        // The bodies that joined awake ones (few: on this thread); they keep none of their
-        // last contacts.
-        if carry {
-            for out in s.pieces.iter_mut() {
-                for &q in &out.joined {
-                    let range = ranges[q as usize];
-                    find_pairs_of(q, range, partition, shift, (snaps, now), &mut out.ends);
-                    active_contacts[q as usize >> shift] += l.last.links_of(q as usize).len();
-                }
-            }
-        }
     }
 
-    // 3. Per-body layout: resting bodies keep their contacts.
+    // 3. Per-body layout: what resting bodies keep of their contacts (see `Kept`).
     let tested = s.pieces.iter().map(|piece| piece.tested).sum();
-    let (last, modes) = (&l.last, &l.modes);
-    let keeps = |k: usize| {
-        carry
-            && modes
-                .get(k)
-                .is_some_and(|m| m.load(Relaxed) & (ACTIVE | JOINED) == 0)
-    };
-    // What each slot range keeps: its contacts at the last step but the active slots'.
-    let mut kept = [0; SPLITS];
+    let modes = &l.modes;
+    let mode = |k: usize| modes[k].load(Relaxed);
+    let last = &l.last;
+    // What each slot range keeps: its contacts at the last step but the awake slots' and the
+    // other ends of theirs (contacts are symmetric: each pair is laid out for both bodies).
+    let mut counts = [0; SPLITS];
     if carry {
-        for (range, kept) in kept.iter_mut().enumerate() {
+        for (range, count) in counts.iter_mut().enumerate() {
             let start = |range: usize| last.starts[(range << shift).min(n)] as usize;
-            *kept = start(range + 1) - start(range) - active_contacts[range];
+            let gone = s
+                .pieces
+                .iter()
+                .map(|piece| piece.gone[range])
+                .sum::<usize>();
+            *count = start(range + 1) - start(range) - gone;
         }
     }
+    let carried = Carried {
+        last,
+        counts,
+        slot: |k: usize| match mode(k) {
+            _ if !carry => Kept::None,
+            m if m & AWAKE != 0 => Kept::None,
+            m if m & (ACTIVE | JOINED) != 0 => Kept::Settled,
+            _ => Kept::All,
+        },
+        partner: |other: u32| mode(other as usize) & AWAKE == 0,
+    };
+    let keeps = |k: usize| k < n && (carried.slot)(k) == Kept::All;
     let found = lay_out(
         &s.pieces,
         |piece| &piece.ends,
         n,
         shift,
         parallel,
-        (last, keeps, kept),
+        &carried,
         &mut l.now,
     ) / 2;
 
@@ -439,20 +447,22 @@ fn near_of(k: usize, b: &Snap, cell: UVec2) -> Near {
     }
 }
 
-/// Tests the pairs of one cell's `list` that have an active body, keeping the pairs this cell
-/// owns; a resting body found touching an awake one is noted in `out.joined`.
+/// Tests the pairs of one cell's `list` that have a body whose pairs are all searched (mode
+/// bit `searcher`: [`AWAKE`], or [`ACTIVE`] when every body's are), keeping the pairs this
+/// cell owns; a resting body found touching an awake one for the first time is marked
+/// [`JOINED`].
 #[inline]
 fn find_pairs_in_cell(
     (list, cell): (&[Entity], UVec2),
-    shift: u32,
+    (shift, searcher): (u32, u8),
     (snaps, now, modes): (&[Snap], &Partners, &[AtomicU8]),
     out: &mut PieceOut,
 ) {
     // Gather the cell's bodies once (every body in a cell was snapshotted; the lookup guards
     // against a stale slot anyway, with the snapshot's own entity, on the line read anyway),
-    // so the pair loop reads contiguous memory: active bodies first, resting ones after them
-    // (`out.resting` while gathering), as a pair needs an active body and each active body is
-    // tested against the bodies after it. Two things are found on the way: the largest
+    // so the pair loop reads contiguous memory: searching bodies first, the others after them
+    // (`out.resting` while gathering), as a pair needs a searching body and each searching
+    // body is tested against the bodies after it. Two things are found on the way: the largest
     // contact tolerance of the cell, and whether every body has the same layers.
     out.near.clear();
     out.resting.clear();
@@ -468,40 +478,40 @@ fn find_pairs_in_cell(
                 mode,
                 ..near_of(k, b, cell)
             };
-            if mode & ACTIVE != 0 {
+            if mode & searcher != 0 {
                 out.near.push(near);
             } else {
                 out.resting.push(near);
             }
         }
     }
-    let active = out.near.len();
+    let searching = out.near.len();
     out.near.extend_from_slice(&out.resting);
     // Bodies that all share layers that collide with themselves (the usual case: the default
     // layers) need no layer test per pair.
     if uniform && layers.is_some_and(|l| l.interacts_with(l)) {
-        test_cell_pairs::<false>(widest, active, shift, modes, out);
+        test_cell_pairs::<false>(widest, searching, shift, modes, out);
     } else {
-        test_cell_pairs::<true>(widest, active, shift, modes, out);
+        test_cell_pairs::<true>(widest, searching, shift, modes, out);
     }
 }
 
-/// The pair loop of [`find_pairs_in_cell`] over `out.near`, whose first `active` bodies are
-/// the active ones: each of them against every body after it, testing layers per pair only
-/// when `LAYERS` is set. Each pair is screened with the cell's widest tolerance `widest` (at
-/// least the pair's own), then confirmed with the pair's ([`signed_overlap_within`]), so the
-/// screen needs no per-pair maximum. A resting body found touching an awake one is noted in
-/// `out.joined` (its own pairs are searched after the cells).
+/// The pair loop of [`find_pairs_in_cell`] over `out.near`, whose first `searching` bodies
+/// are those whose pairs are all searched: each of them against every body after it, testing
+/// layers per pair only when `LAYERS` is set. Each pair is screened with the cell's widest
+/// tolerance `widest` (at least the pair's own), then confirmed with the pair's
+/// ([`signed_overlap_within`]), so the screen needs no per-pair maximum. Both ends of each pair
+/// found are filed; a resting body found touching an awake one, that did not touch one at the
+/// last step, is marked [`JOINED`] (it responds this step).
 #[inline]
 fn test_cell_pairs<const LAYERS: bool>(
     widest: f32,
-    active: usize,
+    searching: usize,
     shift: u32,
     modes: &[AtomicU8],
     out: &mut PieceOut,
 ) {
-    for (i, a) in out.near[..active].iter().enumerate() {
-        let a_awake = a.mode & AWAKE != 0;
+    for (i, a) in out.near[..searching].iter().enumerate() {
         // The later bodies in blocks of 64: each test is branch-free and sets one bit, and
         // only the touching pairs (about one test in eight in a pile) are then visited.
         for later in out.near[i + 1..].chunks(64) {
@@ -532,11 +542,12 @@ fn test_cell_pairs<const LAYERS: bool>(
                     continue;
                 };
                 file_end(&mut out.ends, shift, a.slot, b.slot, overlap);
-                if b.mode & ACTIVE != 0 {
-                    file_end(&mut out.ends, shift, b.slot, a.slot, -overlap);
-                } else if a_awake && modes[b.slot as usize].fetch_or(JOINED, Relaxed) & JOINED == 0
-                {
-                    out.joined.push(b.slot);
+                file_end(&mut out.ends, shift, b.slot, a.slot, -overlap);
+                // (Only a resting body can lack `ACTIVE` here: every body has it when every
+                // body searches.)
+                let joined = &modes[b.slot as usize];
+                if b.mode & ACTIVE == 0 && joined.load(Relaxed) & JOINED == 0 {
+                    joined.fetch_or(JOINED, Relaxed);
                 }
             }
         }
@@ -551,33 +562,5 @@ fn pair_overlap(a: &Near, b: &Near, skin: f32) -> Option<Vec2> {
         signed_overlap_within(a.center, a.half, b.center, b.half, skin)
     } else {
         signed_overlap_within(b.center, b.half, a.center, a.half, skin).map(|o| -o)
-    }
-}
-
-/// Finds every pair of slot `q` (a resting body that joined an awake one) in its cells, each
-/// in the cell that owns it, and files `q`'s end of each.
-fn find_pairs_of(
-    q: u32,
-    range: CellRange,
-    partition: &Partition,
-    shift: u32,
-    (snaps, now): (&[Snap], &Partners),
-    ends: &mut Ends,
-) {
-    let me = &snaps[q as usize];
-    for (cell, e) in partition.bodies_in(range) {
-        let Some((k, b)) = slot_snap(e, snaps, now).filter(|(_, b)| b.entity == e) else {
-            continue;
-        };
-        if k == q as usize {
-            continue;
-        }
-        let (a, b) = (near_of(q as usize, me, cell), near_of(k, b, cell));
-        if (a.corner | b.corner) != 3 || !a.layers.interacts_with(b.layers) {
-            continue;
-        }
-        if let Some(overlap) = pair_overlap(&a, &b, a.skin.max(b.skin)) {
-            file_end(ends, shift, a.slot, b.slot, overlap);
-        }
     }
 }

@@ -19,11 +19,15 @@
 //!   every body, after a change of the map, the configuration or the time step. Integrated,
 //!   collided with tiles and snapshotted as usual.
 //! - **active**: not awake, but a partner of an awake body at the last step (the snapshot marks
-//!   them) or at this one (the cells' pair loop finds them: [`JOINED`]). Its contacts are found
-//!   again, and it responds to them from the state tile collision left it in at its last
-//!   processed step (which it would reach again: same input, same output).
+//!   them) or at this one (the cells' pair loop finds them: [`JOINED`]). Its contacts with
+//!   awake bodies are found again; those with the other bodies are the last step's (neither
+//!   body moved since). It responds to them from the state tile collision left it in at its
+//!   last processed step (which it would reach again: same input, same output).
 //! - **at rest**: neither. Its components are not read (only its change ticks and [`Awake`])
 //!   nor written; its contacts are the last step's.
+//!
+//! Only the awake bodies' pairs are searched: a pair of two bodies that are not awake is
+//! carried over with both bodies' contacts.
 //!
 //! Contacts are laid out in partner-slot order, not discovery order, and a pair's overlap is
 //! worked out from the body in the lower slot, so a body's contacts do not depend on which

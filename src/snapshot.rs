@@ -17,7 +17,7 @@ use crate::rows::DENSE;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
-use crate::layout::{SPLITS, split_shift};
+use crate::layout::split_shift;
 
 /// A body as pair detection saw it. Aligned to a cache line, so each random read of a snapshot
 /// (the pair loop's gather, the other body of a contact read by the response or for
@@ -70,8 +70,6 @@ pub(crate) struct ContactLayout {
     /// Every detected body as detection saw it, by slot. A resting body's stays from the step
     /// that wrote it (see `crate::rest`).
     pub(crate) snaps: Vec<Snap>,
-    /// Each slot's cells, written with its snapshot.
-    pub(crate) ranges: Vec<CellRange>,
     /// Each slot's kind this step: [`AWAKE`], [`ACTIVE`], [`JOINED`] bits; none when at rest.
     pub(crate) modes: Vec<AtomicU8>,
     /// Every body kept its slot at the last detection.
@@ -252,14 +250,12 @@ impl ContactLayout {
     /// An awake body's snapshot is taken from its components; a resting one's (see
     /// `crate::rest`) is left as it is when the body had the same slot at the last step (it
     /// is what the body would show again), and is otherwise rebuilt from what tile collision
-    /// left at its last processed step. With `partners` (when resting bodies are skipped), an
-    /// awake body's slot is marked [`AWAKE`] and [`ACTIVE`], and its cells `searched` (a grid
-    /// `width` cells wide); its partners at the
-    /// last step are marked [`ACTIVE`] and listed in `partners` (their cells are for the
-    /// caller to mark: a partner's cells may be written by another piece). Every slot marked
-    /// active has its last step's contacts counted, by slot range of `shift`, in the
-    /// returned counts. Returns the number of slots, of bodies given one, whether every body
-    /// kept its slot of the last step, and those counts.
+    /// left at its last processed step. With `awake` (when resting bodies are skipped), an
+    /// awake body's slot is marked [`AWAKE`] and [`ACTIVE`] and listed in `awake` (also when
+    /// it left the partition: its partners then drop it), its cells `searched` (a grid `width`
+    /// cells wide), and its partners at the last step are marked [`ACTIVE`]. Returns the
+    /// number of slots, of bodies given one, and whether every body kept its slot of the last
+    /// step.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn take_snapshot(
         &mut self,
@@ -267,14 +263,13 @@ impl ContactLayout {
         touch: f32,
         parallel_min: usize,
         (searched, width): (&[AtomicBool], usize),
-        partners: Option<&Parallel<Vec<u32>>>,
+        awake: Option<&Parallel<Vec<u32>>>,
     ) -> Snapshot {
         let tables = || bodies.contiguous_iter().expect(DENSE);
         let n: usize = tables().map(|t| t.0.len()).sum();
         let parallel = n >= parallel_min;
         let shift = split_shift(n);
         self.snaps.resize(n, Snap::EMPTY);
-        self.ranges.resize(n, (UVec2::ZERO, UVec2::ZERO));
         self.modes.resize_with(n, || AtomicU8::new(0));
         self.modes.iter_mut().for_each(|m| *m.get_mut() = 0);
         // Every slot is written below (its body, or the placeholder): only the length is set
@@ -291,114 +286,99 @@ impl ContactLayout {
             }
         };
         let moved = AtomicBool::new(last.entities.len() != n);
-        let removed: [AtomicUsize; SPLITS] = Default::default();
         let detected = AtomicUsize::new(0);
         let woken = AtomicUsize::new(0);
-        let snap =
-            |rows: core::ops::Range<usize>,
-             (snaps, ranges, slots): (&mut [Snap], &mut [CellRange], &mut [Entity])| {
-                let mut base = 0;
-                let mut kept = true;
-                let mut gone = [0; SPLITS];
-                let (mut placed, mut placed_awake) = (0, 0);
-                let mut mine = partners.map(Parallel::borrow_local_mut);
-                for (
-                    entities,
-                    aabbs,
-                    velocities,
-                    olds,
-                    areas,
-                    flags,
-                    layers,
-                    kinematic,
-                    (rests, awake),
-                ) in tables()
-                {
-                    let table = base..base + entities.len();
-                    base = table.end;
-                    for slot in rows.start.max(table.start)..rows.end.min(table.end) {
-                        let (row, at) = (slot - table.start, slot - rows.start);
-                        let entity = entities[row];
-                        let awake = awake[row].is_awake();
-                        let stable = last.entities.get(slot) == Some(&entity);
-                        kept &= stable;
-                        // A resting body in the slot it had: its snapshot and cells are there (it
-                        // was detected, so it is in the partition).
-                        if !awake && stable {
-                            slots[at] = entity;
-                            placed += 1;
-                            continue;
-                        }
-                        let Some(range) = areas[row].range() else {
-                            slots[at] = Entity::PLACEHOLDER;
-                            snaps[at] = Snap::EMPTY;
-                            continue;
-                        };
+        let snap = |rows: core::ops::Range<usize>, (snaps, slots): (&mut [Snap], &mut [Entity])| {
+            let mut base = 0;
+            let mut kept = true;
+            let (mut placed, mut placed_awake) = (0, 0);
+            let mut listed = awake.map(Parallel::borrow_local_mut);
+            for (
+                entities,
+                aabbs,
+                velocities,
+                olds,
+                areas,
+                flags,
+                layers,
+                kinematic,
+                (rests, awake),
+            ) in tables()
+            {
+                let table = base..base + entities.len();
+                base = table.end;
+                for slot in rows.start.max(table.start)..rows.end.min(table.end) {
+                    let (row, at) = (slot - table.start, slot - rows.start);
+                    let entity = entities[row];
+                    let awake = awake[row].is_awake();
+                    let stable = last.entities.get(slot) == Some(&entity);
+                    kept &= stable;
+                    // A resting body in the slot it had: its snapshot and cells are there (it
+                    // was detected, so it is in the partition).
+                    if !awake && stable {
                         slots[at] = entity;
                         placed += 1;
-                        placed_awake += usize::from(awake);
-                        let (center, velocity, blocked) = if awake {
-                            (
-                                aabbs[row].center,
-                                velocities[row].0,
-                                flags[row].blocked_sides(),
-                            )
-                        } else {
-                            let (center, velocity, flags) = rests[row].tile_state();
-                            (center, velocity, flags.blocked_sides())
-                        };
-                        ranges[at] = range;
-                        snaps[at] = Snap {
-                            entity,
-                            center,
-                            half: aabbs[row].half_extents,
-                            velocity,
-                            old: olds[row].0,
-                            first_cell: range.0,
-                            skin: skin_at(touch, center),
-                            kinematic,
-                            blocked,
-                            layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
-                        };
-                        let Some(mine) = mine.as_mut().filter(|_| awake) else {
-                            continue;
-                        };
-                        // Whoever sets a slot's `ACTIVE` first counts its last contacts.
-                        if modes[slot].fetch_or(AWAKE | ACTIVE, Relaxed) & ACTIVE == 0 {
-                            gone[slot >> shift] += links_of(slot).len();
-                        }
-                        mark_cells(searched, width, range);
+                        continue;
+                    }
+                    let mine = listed.as_mut().filter(|_| awake);
+                    let skip = mine.is_some();
+                    if let Some(mine) = mine {
+                        mine.push(slot as u32);
+                        modes[slot].fetch_or(AWAKE | ACTIVE, Relaxed);
                         for link in links_of(slot) {
                             let other = link.other as usize;
-                            // Read first: a read-modify-write costs more, and most partners of
-                            // awake bodies are awake themselves or marked already.
-                            if other < n
-                                && modes[other].load(Relaxed) & ACTIVE == 0
-                                && modes[other].fetch_or(ACTIVE, Relaxed) & ACTIVE == 0
-                            {
-                                gone[other >> shift] += links_of(other).len();
-                                mine.push(other as u32);
+                            // Read first: a read-modify-write costs more, and most partners
+                            // of awake bodies are awake themselves or marked already.
+                            if other < n && modes[other].load(Relaxed) & ACTIVE == 0 {
+                                modes[other].fetch_or(ACTIVE, Relaxed);
                             }
                         }
                     }
-                    if base >= rows.end {
-                        break;
+                    let Some(range) = areas[row].range() else {
+                        slots[at] = Entity::PLACEHOLDER;
+                        snaps[at] = Snap::EMPTY;
+                        continue;
+                    };
+                    slots[at] = entity;
+                    placed += 1;
+                    placed_awake += usize::from(awake);
+                    let (center, velocity, blocked) = if awake {
+                        (
+                            aabbs[row].center,
+                            velocities[row].0,
+                            flags[row].blocked_sides(),
+                        )
+                    } else {
+                        let (center, velocity, flags) = rests[row].tile_state();
+                        (center, velocity, flags.blocked_sides())
+                    };
+                    snaps[at] = Snap {
+                        entity,
+                        center,
+                        half: aabbs[row].half_extents,
+                        velocity,
+                        old: olds[row].0,
+                        first_cell: range.0,
+                        skin: skin_at(touch, center),
+                        kinematic,
+                        blocked,
+                        layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
+                    };
+                    if skip {
+                        mark_cells(searched, width, range);
                     }
                 }
-                detected.fetch_add(placed, Relaxed);
-                woken.fetch_add(placed_awake, Relaxed);
-                for (total, count) in removed.iter().zip(gone) {
-                    total.fetch_add(count, Relaxed);
+                if base >= rows.end {
+                    break;
                 }
-                if !kept {
-                    moved.store(true, Relaxed);
-                }
-            };
-        let rows = (
-            &mut self.snaps[..],
-            &mut self.ranges[..],
-            &mut self.now.entities[..],
-        );
+            }
+            detected.fetch_add(placed, Relaxed);
+            woken.fetch_add(placed_awake, Relaxed);
+            if !kept {
+                moved.store(true, Relaxed);
+            }
+        };
+        let rows = (&mut self.snaps[..], &mut self.now.entities[..]);
         for_each_row_chunk(rows, n, CHUNKS, parallel, snap);
         // Entity to slot (one sequential pass), unless every body kept its slot at this step
         // and the last one: the table of two steps ago (this one, before the swap) holds.
@@ -422,7 +402,6 @@ impl ContactLayout {
             awake: woken.into_inner(),
             kept,
             shift,
-            active_contacts: removed.map(AtomicUsize::into_inner),
         }
     }
 }
@@ -453,6 +432,4 @@ pub(crate) struct Snapshot {
     pub(crate) kept: bool,
     /// The slot ranges' [`split_shift`].
     pub(crate) shift: u32,
-    /// By slot range, the last step's contacts of the slots marked active.
-    pub(crate) active_contacts: [usize; SPLITS],
 }
