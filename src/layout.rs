@@ -79,11 +79,10 @@ pub(crate) struct Carried<'a, S, P> {
 }
 
 impl<S: Fn(usize) -> Kept, P: Fn(u32) -> bool> Carried<'_, S, P> {
-    /// The contacts slot `k` keeps from the last layout (`Kept::All` or `Kept::Settled`).
+    /// The contacts a [`Kept::Settled`] slot `k` keeps from the last layout.
     #[inline]
-    fn kept_of(&self, k: usize, kept: Kept) -> impl Iterator<Item = &Link> {
-        let all = kept == Kept::All;
-        (self.last.links_of(k).iter()).filter(move |link| all || (self.partner)(link.other))
+    fn settled_of(&self, k: usize) -> impl Iterator<Item = &Link> {
+        (self.last.links_of(k).iter()).filter(|link| (self.partner)(link.other))
     }
 }
 
@@ -136,13 +135,12 @@ pub(crate) fn lay_out<'a, P: Sync>(
 
 /// Lays out the contacts of the slots from `first` on, whose entries in the layout's
 /// `starts` are `ends`: counts each slot's contacts in `found` (the pair loop's ends for this
-/// range); then, from `base`
-/// (where this range's contacts begin in the whole layout), gives each slot its place and
-/// copies each run of slots that keep all their contacts from the last layout at once, and
-/// the contacts the others keep, writes each `found` contact into `links` (its part of the
-/// layout, from `base` on), and sorts each slot's contacts by partner slot where some were
-/// found. A slot's entry is where its contacts begin, then serves as its cursor, and ends
-/// where they end, as the layout wants.
+/// range); then, from `base` (where this range's contacts begin in the whole layout), gives
+/// each slot its place and copies each run of slots that keep all their contacts from the
+/// last layout at once, and the contacts the others keep, writes each `found` contact into
+/// `links` (its part of the layout, from `base` on), and sorts each slot's contacts by partner
+/// slot where some were found. A slot's entry is where its contacts begin, then serves as its
+/// cursor, and ends where they end, as the layout wants.
 fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
     first: usize,
     base: usize,
@@ -177,7 +175,7 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
             kept => {
                 let found = ends[k];
                 if kept == Kept::Settled {
-                    for link in carried.kept_of(first + k, kept) {
+                    for link in carried.settled_of(first + k) {
                         links[at as usize - base] = *link;
                         at += 1;
                     }
@@ -346,28 +344,26 @@ mod tests {
                 links: vec![stale; 2 * pairs + 5],
                 ..default()
             };
-            for parallel in [false, true] {
-                let total = lay_out(
-                    &pieces,
-                    |ends| ends,
-                    slots,
-                    shift,
-                    parallel,
-                    &carried,
-                    &mut partners,
-                );
-                assert_eq!(total, expected.iter().map(Vec::len).sum::<usize>());
-                assert_eq!(partners.starts.len(), slots + 1);
-                assert_eq!(partners.links.len(), total);
-                for (k, want) in expected.iter().enumerate() {
-                    let got = partners.links_of(k);
-                    let same = got.len() == want.len()
-                        && got
-                            .iter()
-                            .zip(want)
-                            .all(|(g, w)| g.other == w.other && g.overlap == w.overlap);
-                    assert!(same, "slot {k} of {slots}: {got:?} against {want:?}");
-                }
+            let total = lay_out(
+                &pieces,
+                |ends| ends,
+                slots,
+                shift,
+                false,
+                &carried,
+                &mut partners,
+            );
+            assert_eq!(total, expected.iter().map(Vec::len).sum::<usize>());
+            assert_eq!(partners.starts.len(), slots + 1);
+            assert_eq!(partners.links.len(), total);
+            for (k, want) in expected.iter().enumerate() {
+                let got = partners.links_of(k);
+                let same = got.len() == want.len()
+                    && got
+                        .iter()
+                        .zip(want)
+                        .all(|(g, w)| g.other == w.other && g.overlap == w.overlap);
+                assert!(same, "slot {k} of {slots}: {got:?} against {want:?}");
             }
         }
     }

@@ -321,7 +321,7 @@ impl ContactLayout {
                         continue;
                     }
                     let mine = listed.as_mut().filter(|_| awake);
-                    let skip = mine.is_some();
+                    let marked = mine.is_some();
                     if let Some(mine) = mine {
                         mine.push(slot as u32);
                         modes[slot].fetch_or(AWAKE | ACTIVE, Relaxed);
@@ -364,7 +364,7 @@ impl ContactLayout {
                         blocked,
                         layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
                     };
-                    if skip {
+                    if marked {
                         mark_cells(searched, width, range);
                     }
                 }
