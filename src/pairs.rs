@@ -46,7 +46,7 @@ use crate::layout::{Carried, Ends, Kept, SPLITS, file_end, lay_out};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
 use crate::partition::{Partition, shared_corner_bits};
-use crate::rest::{ACTIVE, AWAKE, JOINED};
+use crate::rest::{ACTIVE, AWAKE};
 use crate::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 use bevy::utils::Parallel;
@@ -236,8 +236,8 @@ pub(crate) fn detect_pairs(
     let l = &mut *layout;
     // The last detection's partners become the previous step's.
     core::mem::swap(&mut l.now, &mut l.last);
-    // 1. Snapshot (see `ContactLayout::take_snapshot`), which marks the awake bodies, their
-    //    partners at the last step and the cells to search.
+    // 1. Snapshot (see `ContactLayout::take_snapshot`), which marks the awake bodies and the
+    //    cells to search.
     let partition = &*partition;
     let dims = partition.dims();
     let cell_count = (dims.x * dims.y) as usize;
@@ -280,13 +280,17 @@ pub(crate) fn detect_pairs(
             out.ends.iter_mut().for_each(Vec::clear);
             out.tested = 0;
             out.gone = [0; SPLITS];
+            // Each awake body's contacts at the last step go away (they are found again), and
+            // so do their other ends; its resting partners then respond (`ACTIVE`).
             if carry {
                 for &a in &awake[chunk_range(i, CHUNKS, awake.len())] {
                     let links = last.links_of(a as usize);
                     out.gone[a as usize >> shift] += links.len();
                     for link in links {
-                        if modes[link.other as usize].load(Relaxed) & AWAKE == 0 {
+                        let other = &modes[link.other as usize];
+                        if other.load(Relaxed) & AWAKE == 0 {
                             out.gone[link.other as usize >> shift] += 1;
+                            mark_active(other);
                         }
                     }
                 }
@@ -342,7 +346,7 @@ pub(crate) fn detect_pairs(
         slot: |k: usize| match mode(k) {
             _ if !carry => Kept::None,
             m if m & AWAKE != 0 => Kept::None,
-            m if m & (ACTIVE | JOINED) != 0 => Kept::Settled,
+            m if m & ACTIVE != 0 => Kept::Settled,
             _ => Kept::All,
         },
         partner: |other: u32| mode(other as usize) & AWAKE == 0,
@@ -450,8 +454,7 @@ fn near_of(k: usize, b: &Snap, cell: UVec2) -> Near {
 
 /// Tests the pairs of one cell's `list` that have a body whose pairs are all searched (mode
 /// bit `searcher`: [`AWAKE`], or [`ACTIVE`] when every body's are), keeping the pairs this
-/// cell owns; a resting body found touching an awake one for the first time is marked
-/// [`JOINED`].
+/// cell owns; a resting body found touching an awake one is marked [`ACTIVE`].
 #[inline]
 fn find_pairs_in_cell(
     (list, cell): (&[Entity], UVec2),
@@ -502,8 +505,8 @@ fn find_pairs_in_cell(
 /// layers per pair only when `LAYERS` is set. Each pair is screened with the cell's widest
 /// tolerance `widest` (at least the pair's own), then confirmed with the pair's
 /// ([`signed_overlap_within`]), so the screen needs no per-pair maximum. Both ends of each pair
-/// found are filed; a resting body found touching an awake one, that did not touch one at the
-/// last step, is marked [`JOINED`] (it responds this step).
+/// found are filed; a resting body found touching an awake one is marked [`ACTIVE`] (it
+/// responds this step).
 #[inline]
 fn test_cell_pairs<const LAYERS: bool>(
     widest: f32,
@@ -546,12 +549,21 @@ fn test_cell_pairs<const LAYERS: bool>(
                 file_end(&mut out.ends, shift, b.slot, a.slot, -overlap);
                 // (Only a resting body can lack `ACTIVE` here: every body has it when every
                 // body searches.)
-                let joined = &modes[b.slot as usize];
-                if b.mode & ACTIVE == 0 && joined.load(Relaxed) & JOINED == 0 {
-                    joined.fetch_or(JOINED, Relaxed);
+                if b.mode & ACTIVE == 0 {
+                    mark_active(&modes[b.slot as usize]);
                 }
             }
         }
+    }
+}
+
+/// Marks a resting body's slot (whose mode is nothing else) [`ACTIVE`] during the pair loop.
+/// A store, not a read-modify-write: the pieces on other threads only ever store the same
+/// value into such a slot, and a read-modify-write would wait for every load before it.
+#[inline]
+fn mark_active(mode: &AtomicU8) {
+    if mode.load(Relaxed) == 0 {
+        mode.store(ACTIVE, Relaxed);
     }
 }
 

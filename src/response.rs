@@ -44,7 +44,7 @@ use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{Landed, Landings};
 use crate::pairs::CollisionData;
-use crate::rest::{ACTIVE, JOINED};
+use crate::rest::ACTIVE;
 use crate::snapshot::ContactLayout;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
@@ -247,10 +247,7 @@ pub(crate) fn respond_to_contacts(
         // the state tile collision left it in at its last processed step (see `crate::rest`).
         if !awake.is_awake() {
             // (A resting body that was not detected, such as an invalid one, is left too.)
-            if layout
-                .mode_of(entity)
-                .is_none_or(|m| m & (ACTIVE | JOINED) == 0)
-            {
+            if layout.mode_of(entity).is_none_or(|m| m & ACTIVE == 0) {
                 return;
             }
             let (center, v, tile_flags) = rest.tile_state();

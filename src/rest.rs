@@ -10,16 +10,16 @@
 //! end where it begins again. Such a body is left out of every stage, and its contacts are
 //! carried over from the last layout unchanged.
 //!
-//! Each step sorts bodies into three kinds ([`Awake`] per body; per slot, [`AWAKE`],
-//! [`ACTIVE`], [`JOINED`] or none):
+//! Each step sorts bodies into three kinds ([`Awake`] per body; per slot, [`AWAKE`] and
+//! [`ACTIVE`], [`ACTIVE`] alone, or none):
 //!
 //! - **awake**: not still; or one of its `Aabb`, `Velocity`, `PushFlags`, `BodyState` was
 //!   written since the last step started (change ticks) and its state differs from the start
 //!   of its last processed step; or its `BodySwitches` or `CollisionLayers` were written; or
 //!   every body, after a change of the map, the configuration or the time step. Integrated,
 //!   collided with tiles and snapshotted as usual.
-//! - **active**: not awake, but a partner of an awake body at the last step (the snapshot marks
-//!   them) or at this one (the cells' pair loop finds them: [`JOINED`]). Its contacts with
+//! - **active**: not awake, but a partner of an awake body at the last step or at this one
+//!   (the pair loop marks both). Its contacts with
 //!   awake bodies are found again; those with the other bodies are the last step's (neither
 //!   body moved since). It responds to them from the state tile collision left it in at its
 //!   last processed step (which it would reach again: same input, same output).
@@ -42,12 +42,9 @@ use crate::flags::PushFlags;
 
 /// The slot's body is awake: processed in full this step.
 pub(crate) const AWAKE: u8 = 1;
-/// The slot's body is searched for pairs with every body (awake, or an awake body's partner at
-/// the last step).
+/// The slot's body responds this step: it is awake, or an awake body's partner at the last
+/// step or at this one. Every body has it when every body's pairs are searched.
 pub(crate) const ACTIVE: u8 = 2;
-/// The slot's body became an awake body's partner this step: its pairs are searched for it
-/// alone, after the cells are done.
-pub(crate) const JOINED: u8 = 4;
 
 /// What a body's state was at the start of the last step that processed it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

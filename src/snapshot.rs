@@ -70,7 +70,7 @@ pub(crate) struct ContactLayout {
     /// Every detected body as detection saw it, by slot. A resting body's stays from the step
     /// that wrote it (see `crate::rest`).
     pub(crate) snaps: Vec<Snap>,
-    /// Each slot's kind this step: [`AWAKE`], [`ACTIVE`], [`JOINED`] bits; none when at rest.
+    /// Each slot's kind this step: [`AWAKE`] and [`ACTIVE`] bits; none when at rest.
     pub(crate) modes: Vec<AtomicU8>,
     /// Every body kept its slot at the last detection.
     kept_before: bool,
@@ -252,10 +252,9 @@ impl ContactLayout {
     /// is what the body would show again), and is otherwise rebuilt from what tile collision
     /// left at its last processed step. With `awake` (when resting bodies are skipped), an
     /// awake body's slot is marked [`AWAKE`] and [`ACTIVE`] and listed in `awake` (also when
-    /// it left the partition: its partners then drop it), its cells `searched` (a grid `width`
-    /// cells wide), and its partners at the last step are marked [`ACTIVE`]. Returns the
-    /// number of slots, of bodies given one, and whether every body kept its slot of the last
-    /// step.
+    /// it left the partition: its partners then drop it) and its cells `searched` (a grid
+    /// `width` cells wide); the pair loop marks its partners. Returns the number of slots, of
+    /// bodies given one, and whether every body kept its slot of the last step.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn take_snapshot(
         &mut self,
@@ -277,14 +276,6 @@ impl ContactLayout {
         self.now.entities.resize(n, Entity::PLACEHOLDER);
         self.now.forgotten = false;
         let (last, modes) = (&self.last, &self.modes[..]);
-        // The last layout's contacts of slot `k` (none when it had no such slot).
-        let links_of = |k: usize| {
-            if k + 1 < last.starts.len() {
-                last.links_of(k)
-            } else {
-                &[]
-            }
-        };
         let moved = AtomicBool::new(last.entities.len() != n);
         let detected = AtomicUsize::new(0);
         let woken = AtomicUsize::new(0);
@@ -324,15 +315,10 @@ impl ContactLayout {
                     let marked = mine.is_some();
                     if let Some(mine) = mine {
                         mine.push(slot as u32);
-                        modes[slot].fetch_or(AWAKE | ACTIVE, Relaxed);
-                        for link in links_of(slot) {
-                            let other = link.other as usize;
-                            // Read first: a read-modify-write costs more, and most partners
-                            // of awake bodies are awake themselves or marked already.
-                            if other < n && modes[other].load(Relaxed) & ACTIVE == 0 {
-                                modes[other].fetch_or(ACTIVE, Relaxed);
-                            }
-                        }
+                        // Only this piece writes its slots' modes during the snapshot (the
+                        // partners are marked later, by the pair loop): a store, not a
+                        // read-modify-write, which would wait for every load before it.
+                        modes[slot].store(AWAKE | ACTIVE, Relaxed);
                     }
                     let Some(range) = areas[row].range() else {
                         slots[at] = Entity::PLACEHOLDER;

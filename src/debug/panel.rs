@@ -11,7 +11,7 @@ use crate::body::{Aabb, BodyState, Velocity};
 use crate::flags::{PushFlags, Side};
 use crate::pairs::PhysicsStats;
 use crate::partition::Partition;
-use crate::rest::{ACTIVE, Awake, JOINED};
+use crate::rest::{ACTIVE, Awake};
 use crate::sensors::SensorContents;
 use crate::snapshot::ContactLayout;
 
@@ -321,7 +321,7 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
 fn step_kind(awake: Awake, mode: Option<u8>) -> String {
     match mode {
         _ if awake.is_awake() => "awake: processed in full",
-        Some(m) if m & (ACTIVE | JOINED) != 0 => "at rest, its contacts searched: responded",
+        Some(m) if m & ACTIVE != 0 => "at rest, its contacts searched: responded",
         Some(_) => "at rest: left out",
         None => "at rest, not detected",
     }
