@@ -19,7 +19,6 @@ use crate::sensors::{
 };
 use crate::snapshot::ContactLayout;
 use crate::tiles::{TileKind, TileMap, TileMemo, collide_tiles};
-use crate::writeback::write_transforms;
 
 /// Adds the platformer physics to an app.
 ///
@@ -112,10 +111,11 @@ impl Plugin for PhysicsPlugin {
                     collide_tiles.in_set(PhysicsSystems::TileCollide),
                     update_partition.in_set(PhysicsSystems::UpdatePartition),
                     detect_pairs.in_set(PhysicsSystems::DetectPairs),
-                    (respond_to_contacts, write_transforms)
-                        .chain()
-                        .in_set(PhysicsSystems::Respond),
-                    update_sensors.in_set(PhysicsSystems::Sense),
+                    respond_to_contacts.in_set(PhysicsSystems::Respond),
+                    // Without sensors, not even dispatched (a condition runs in the executor).
+                    update_sensors
+                        .run_if(any_with_component::<Sensor>)
+                        .in_set(PhysicsSystems::Sense),
                 ),
             );
     }

@@ -48,7 +48,7 @@ use crate::rest::ACTIVE;
 use crate::snapshot::ContactLayout;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
-use crate::writeback::follow;
+use crate::writeback::{KinematicTransforms, follow, write_transforms};
 
 /// What [`respond`] decided for one body.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -218,13 +218,16 @@ impl Response {
 /// [`PhysicsConfig::parallel_min_bodies`], and writes [`Landed`] for the bodies that came to
 /// stand on another body (tile landings are written by tile collision; a body landing on both
 /// at once lands once). The landing velocity is the one the body had at detection (as in its
-/// [`Contacts`](crate::Contacts)). The messages are written in entity order.
+/// [`Contacts`](crate::Contacts)). The messages are written in entity order. Then the
+/// kinematic bodies' `Transform`s follow their boxes ([`write_transforms`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn respond_to_contacts(
     time: Res<Time<Fixed>>,
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     layout: Res<ContactLayout>,
     mut bodies: MovingBodies<Transform>,
+    mut kinematic: KinematicTransforms,
     mut landings: Local<Landings>,
     mut landed: MessageWriter<Landed>,
 ) {
@@ -317,11 +320,12 @@ pub(crate) fn respond_to_contacts(
         }
         awake.end(rest, (&aabb, &velocity, &flags, &state));
         // The response is the last stage to move the body: its `Transform` follows here
-        // (kinematic bodies' in `write_transforms`).
+        // (kinematic bodies' after this pass, in `write_transforms`).
         follow(aabb.center, aabb.is_changed(), &mut transform);
     };
     for_each_moving_body(&mut bodies, config.parallel_min_bodies, apply);
     landings.write(&mut landed);
+    write_transforms(&config, &mut kinematic);
 }
 
 #[cfg(test)]

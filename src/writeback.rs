@@ -1,5 +1,5 @@
 //! `Transform`s follow the boxes after the step: the response sets those of the bodies it moves
-//! ([`follow`]), [`write_transforms`] those of the kinematic bodies.
+//! ([`follow`]), then those of the kinematic bodies ([`write_transforms`]).
 
 use bevy::ecs::change_detection::MaybeLocation;
 use bevy::prelude::*;
@@ -24,13 +24,15 @@ pub(crate) fn follow(center: Vec2, changed: bool, transform: &mut Tracked<Transf
     }
 }
 
+/// The kinematic bodies' boxes and `Transform`s (the response's system param).
+pub(crate) type KinematicTransforms<'w, 's> =
+    Query<'w, 's, (Ref<'static, Aabb>, &'static mut Transform), With<Kinematic>>;
+
 /// [`follow`] for every kinematic body (the response does it for the others, which it visits
-/// anyway). Read as table slices ([`crate::rows`]), on several threads above
+/// anyway), at the end of the response's system: a system of its own cost one more dispatch
+/// of the executor per step. Read as table slices ([`crate::rows`]), on several threads above
 /// [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
-pub(crate) fn write_transforms(
-    config: Res<PhysicsConfig>,
-    mut bodies: Query<(Ref<Aabb>, &mut Transform), With<Kinematic>>,
-) {
+pub(crate) fn write_transforms(config: &PhysicsConfig, bodies: &mut KinematicTransforms) {
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
     for (aabbs, transforms) in bodies.contiguous_iter_mut().expect(DENSE) {
         let (changed, aabbs) = (Changes::changed(&aabbs), aabbs.into_inner());
@@ -49,6 +51,7 @@ pub(crate) fn write_transforms(
                 }
             },
         );
+        // The response's system is the writer `track_location` records.
         stamp_writes(&mut t, MaybeLocation::caller());
     }
     // The step's last parallel pass is over (the sensors' search runs on this thread).
