@@ -298,7 +298,10 @@ impl ContactLayout {
             {
                 let table = base..base + entities.len();
                 base = table.end;
-                for slot in rows.start.max(table.start)..rows.end.min(table.end) {
+                // This piece's rows of this table (none when they do not meet).
+                let start = rows.start.max(table.start);
+                let here = start..rows.end.min(table.end).max(start);
+                for (slot, mode) in here.clone().zip(&modes[here]) {
                     let (row, at) = (slot - table.start, slot - rows.start);
                     let entity = entities[row];
                     let awake = awake[row].is_awake();
@@ -318,7 +321,7 @@ impl ContactLayout {
                         // Only this piece writes its slots' modes during the snapshot (the
                         // partners are marked later, by the pair loop): a store, not a
                         // read-modify-write, which would wait for every load before it.
-                        modes[slot].store(AWAKE | ACTIVE, Relaxed);
+                        mode.store(AWAKE | ACTIVE, Relaxed);
                     }
                     let Some(range) = areas[row].range() else {
                         slots[at] = Entity::PLACEHOLDER;

@@ -33,7 +33,7 @@ pub(crate) type KinematicTransforms<'w, 's> =
 /// of the executor per step. Read as table slices ([`crate::rows`]), on several threads above
 /// [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
 pub(crate) fn write_transforms(config: &PhysicsConfig, bodies: &mut KinematicTransforms) {
-    let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
+    let (total, parallel) = count_rows(bodies, config.parallel_min_bodies);
     for (aabbs, transforms) in bodies.contiguous_iter_mut().expect(DENSE) {
         let (changed, aabbs) = (Changes::changed(&aabbs), aabbs.into_inner());
         let mut t = unpack(transforms);
