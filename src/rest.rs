@@ -19,10 +19,10 @@
 //!   every body, after a change of the map, the configuration or the time step. Integrated,
 //!   collided with tiles and snapshotted as usual.
 //! - **active**: not awake, but a partner of an awake body at the last step or at this one
-//!   (the pair loop marks both). Its contacts with
-//!   awake bodies are found again; those with the other bodies are the last step's (neither
-//!   body moved since). It responds to them from the state tile collision left it in at its
-//!   last processed step (which it would reach again: same input, same output).
+//!   (the pair loop marks both). Its contacts with awake bodies are found again; those with
+//!   the other bodies are the last step's (neither body moved since). It responds to them from
+//!   the state tile collision left it in at its last processed step (which it would reach
+//!   again: same input, same output).
 //! - **at rest**: neither. Its components are not read (only its change ticks and [`Awake`])
 //!   nor written; its contacts are the last step's.
 //!
