@@ -26,9 +26,8 @@
 //!    keeps its last step's contacts with the other bodies that are not, to which its pairs
 //!    with awake bodies found this step are added. It runs in parallel by slot range: the pair
 //!    loop files each pair's two ends by the range of each body's slot, so each range reads
-//!    only its own
-//!    (`src/layout.rs`). A [`CollisionData`] is built from that and the two snapshots when
-//!    it is read: by the response, and for [`Contacts`].
+//!    only its own (`src/layout.rs`). A [`CollisionData`] is built from that and the two
+//!    snapshots when it is read: by the response, and for [`Contacts`].
 //! 4. **Events.** Each body's new contacts are compared with its old ones for
 //!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair
 //!    reports it).
