@@ -163,13 +163,16 @@ pub(crate) type MovingBody<'a, C> = (
     (&'a mut Rest, &'a mut Awake),
 );
 
-/// Runs `work` on every body of `bodies`, read as table slices ([`crate::rows`]): on the task
-/// pool when there are at least `parallel_min`, else in order on this thread. Each body is
-/// handled on its own, so the result does not depend on the thread count.
+/// Runs `work` on every body of `bodies` that `skip` does not leave out, read as table slices
+/// ([`crate::rows`]): on the task pool when there are at least `parallel_min`, else in order on
+/// this thread. `skip` sees only the entity and its [`Awake`] byte, so a resting body costs a
+/// byte read, not a gather of its row. Each body is handled on its own, so the result does not
+/// depend on the thread count.
 #[track_caller]
 pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
     bodies: &mut MovingBodies<C>,
     parallel_min: usize,
+    skip: impl Fn(Entity, Awake) -> bool + Sync,
     work: impl Fn(MovingBody<C>) + Sync,
 ) {
     // The stage calling this is the writer `track_location` records.
@@ -193,13 +196,25 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
         );
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
             let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, (rests, awake))) = rows;
-            let columns = (a.iter().zip(v.iter())).zip(f.iter().zip(s.iter()));
-            let rests = rests.iter_mut().zip(awake.iter_mut());
-            let own = (switches.iter().zip(o.iter())).zip(rests);
-            for ((&entity, ((switches, o), (rest, awake))), ((a, v), (f, s))) in
-                entities.iter().zip(own).zip(columns)
-            {
-                work((entity, a, v, f, s, switches, o, (rest, awake)));
+            let len = (entities.len().min(switches.len()))
+                .min(rests.len().min(awake.len()))
+                .min(a.len().min(v.len()))
+                .min(f.len().min(s.len()).min(o.len()));
+            for row in 0..len {
+                let entity = entities[row];
+                if skip(entity, awake[row]) {
+                    continue;
+                }
+                work((
+                    entity,
+                    a.at(row),
+                    v.at(row),
+                    f.at(row),
+                    s.at(row),
+                    &switches[row],
+                    o.at(row),
+                    (&mut rests[row], &mut awake[row]),
+                ));
             }
         });
         stamp_writes(&mut a, writer);

@@ -249,14 +249,37 @@ pub(crate) fn integrate(
                         || switched.at(row)
                         || relayered.is_some_and(|c| c.at(row))
                 };
-                let columns = (a.iter().zip(v.iter()).zip(o.iter())).zip(f.iter().zip(s.iter()));
-                let own = switches.iter().zip(rests.iter_mut().zip(awake.iter_mut()));
-                for (row, ((&entity, (switches, rest)), (((a, v), o), (f, s)))) in
-                    entities.iter().zip(own).zip(columns).enumerate()
-                {
+                let len = (entities.len().min(switches.len()))
+                    .min(rests.len().min(awake.len()))
+                    .min(a.len().min(v.len()).min(o.len()))
+                    .min(f.len().min(s.len()));
+                for row in 0..len {
+                    let wake = wake(row);
+                    // A still body that nothing forces awake and nothing wrote rests: decided
+                    // from its `Awake` byte and change ticks alone (most bodies of a settled
+                    // scene). The others are decided by `Awake::begin`, from their components.
+                    let written = |row| {
+                        a.changed_at(row)
+                            || v.changed_at(row)
+                            || f.changed_at(row)
+                            || s.changed_at(row)
+                    };
+                    if !wake && awake[row].is_still() && !written(row) {
+                        awake[row].rest();
+                        continue;
+                    }
                     work(
-                        (entity, a, v, o, f, s, switches, rest),
-                        (kinematic, wake(row)),
+                        (
+                            entities[row],
+                            a.at(row),
+                            v.at(row),
+                            o.at(row),
+                            f.at(row),
+                            s.at(row),
+                            &switches[row],
+                            (&mut rests[row], &mut awake[row]),
+                        ),
+                        (kinematic, wake),
                     );
                 }
             },

@@ -44,7 +44,7 @@ use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{Landed, Landings};
 use crate::pairs::CollisionData;
-use crate::rest::ACTIVE;
+use crate::rest::{ACTIVE, Awake};
 use crate::snapshot::ContactLayout;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
@@ -246,13 +246,9 @@ pub(crate) fn respond_to_contacts(
         mut transform,
         (rest, awake),
     ): MovingBody<Transform>| {
-        // A resting body is left alone; an active one (an awake body's partner) responds from
-        // the state tile collision left it in at its last processed step (see `crate::rest`).
+        // An active body that is not awake (an awake body's partner) responds from the state
+        // tile collision left it in at its last processed step (see `crate::rest`).
         if !awake.is_awake() {
-            // (A resting body that was not detected, such as an invalid one, is left too.)
-            if layout.mode_of(entity).is_none_or(|m| m & ACTIVE == 0) {
-                return;
-            }
             let (center, v, tile_flags) = rest.tile_state();
             if aabb.center != center {
                 aabb.center = center;
@@ -323,7 +319,12 @@ pub(crate) fn respond_to_contacts(
         // (kinematic bodies' after this pass, in `write_transforms`).
         follow(aabb.center, aabb.is_changed(), &mut transform);
     };
-    for_each_moving_body(&mut bodies, config.parallel_min_bodies, apply);
+    // A resting body (neither awake nor active) is left alone; so is one that was not
+    // detected, such as an invalid one.
+    let resting = |entity, awake: Awake| {
+        !awake.is_awake() && layout.mode_of(entity).is_none_or(|m| m & ACTIVE == 0)
+    };
+    for_each_moving_body(&mut bodies, config.parallel_min_bodies, resting, apply);
     landings.write(&mut landed);
     write_transforms(&config, &mut kinematic);
 }

@@ -104,6 +104,14 @@ impl Awake {
         self.0 & Self::STILL != 0
     }
 
+    /// The start of a step for a body that nothing forces awake, whose last processed step
+    /// ended where it began and none of whose components was written since: it rests (what
+    /// [`begin`](Self::begin) decides for it, without reading its components).
+    #[inline]
+    pub(crate) fn rest(&mut self) {
+        self.0 &= !Self::AWAKE;
+    }
+
     /// Decides at the start of a step whether the body is awake: when `wake` is set (a
     /// kinematic or invalid body, or every body after a change of the map, the configuration
     /// or the time step), when its last processed step did not end where it began, or when one

@@ -83,6 +83,29 @@ impl<'a, T> Column<'a, T> {
         }
     }
 
+    /// Whether row `row` was changed (or added) since the system last ran, by anyone.
+    #[inline]
+    pub(crate) fn changed_at(&self, row: usize) -> bool {
+        self.changed[row].is_newer_than(self.last_run, self.this_run)
+    }
+
+    /// Row `row`, marking itself changed when written.
+    #[inline]
+    pub(crate) fn at(&mut self, row: usize) -> Tracked<'_, T> {
+        Tracked {
+            value: &mut self.values[row],
+            changed: &mut self.changed[row],
+            last_run: self.last_run,
+            this_run: self.this_run,
+        }
+    }
+
+    /// How many rows.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.values.len().min(self.changed.len())
+    }
+
     /// The rows in order, each marking itself changed when written.
     #[inline]
     pub(crate) fn iter(&mut self) -> impl Iterator<Item = Tracked<'_, T>> {

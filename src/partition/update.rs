@@ -92,14 +92,13 @@ pub(crate) fn update_partition(
         let rows = (entities, (aabbs, rests), (areas, arrived));
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
             let (entities, (aabbs, rests), (areas, arrived)) = rows;
-            let checked =
-                (rests.iter().zip(arrived.iter())).map(|(r, a)| rebuilt || r.is_awake() || a);
-            for ((&entity, (aabb, areas)), checked) in
-                entities.iter().zip(aabbs.iter().zip(areas)).zip(checked)
-            {
-                if !checked {
+            let len = (entities.len().min(aabbs.len())).min(rests.len().min(areas.len()));
+            for row in 0..len {
+                // Decided from the `Awake` byte and the added tick alone: most bodies rest.
+                if !(rebuilt || rests[row].is_awake() || arrived.at(row)) {
                     continue;
                 }
+                let (entity, aabb, areas) = (entities[row], &aabbs[row], &areas[row]);
                 // Grown by the contact tolerance, so bodies that touch within it share a cell.
                 let range = aabb.is_valid().then(|| {
                     let skin = skin_at(config.contact_tolerance, aabb.center);

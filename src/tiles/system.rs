@@ -9,6 +9,7 @@ use crate::body::{MovingBodies, MovingBody, for_each_moving_body, warn_bits, war
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
 use crate::messages::{Landed, Landings};
+use crate::rest::Awake;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
 /// pool above [`PhysicsConfig::parallel_min_bodies`]. [`Landed`] messages are written in
@@ -48,10 +49,9 @@ pub(crate) fn collide_tiles(
         mut state,
         switches,
         mut memo,
-        (rest, awake),
+        (rest, _),
     ): MovingBody<TileMemo>| {
-        // Resting bodies are left alone (see `crate::rest`).
-        if !awake.is_awake() || !aabb.is_valid() {
+        if !aabb.is_valid() {
             return;
         }
         if !switches.world_collision {
@@ -118,7 +118,9 @@ pub(crate) fn collide_tiles(
             )
         });
     };
-    for_each_moving_body(&mut bodies, config.parallel_min_bodies, work);
+    // Resting bodies are left alone (see `crate::rest`).
+    let resting = |_, awake: Awake| !awake.is_awake();
+    for_each_moving_body(&mut bodies, config.parallel_min_bodies, resting, work);
     landings.write(&mut landed);
 }
 
