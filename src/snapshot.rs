@@ -271,11 +271,11 @@ impl ContactLayout {
         self.snaps.resize(n, Snap::EMPTY);
         self.modes.resize_with(n, || AtomicU8::new(0));
         self.modes.iter_mut().for_each(|m| *m.get_mut() = 0);
-        // Every slot is written below (its body, or the placeholder): only the length is set
-        // here, not every entry twice.
+        // Every slot is written below (its body, or the placeholder), or holds its body already
+        // (see `kept_before`): only the length is set here, not every entry twice.
         self.now.entities.resize(n, Entity::PLACEHOLDER);
         self.now.forgotten = false;
-        let (last, modes) = (&self.last, &self.modes[..]);
+        let (last, modes, kept_before) = (&self.last, &self.modes[..], self.kept_before);
         let moved = AtomicBool::new(last.entities.len() != n);
         let detected = AtomicUsize::new(0);
         let woken = AtomicUsize::new(0);
@@ -301,19 +301,31 @@ impl ContactLayout {
                 // This piece's rows of this table (none when they do not meet).
                 let start = rows.start.max(table.start);
                 let here = start..rows.end.min(table.end).max(start);
-                for (slot, mode) in here.clone().zip(&modes[here]) {
+                let mut next = here.start;
+                while next < here.end {
+                    let slot = next;
                     let (row, at) = (slot - table.start, slot - rows.start);
-                    let entity = entities[row];
-                    let awake = awake[row].is_awake();
-                    let stable = last.entities.get(slot) == Some(&entity);
-                    kept &= stable;
-                    // A resting body in the slot it had: its snapshot and cells are there (it
-                    // was detected, so it is in the partition).
-                    if !awake && stable {
-                        slots[at] = entity;
-                        placed += 1;
+                    // A run of resting bodies in the slots they had: their snapshots and cells
+                    // are there (they were detected, so they are in the partition).
+                    let run = resting_run(
+                        (&entities[row..here.end - table.start], &awake[row..]),
+                        last.entities.get(slot..).unwrap_or_default(),
+                    );
+                    if run > 0 {
+                        // The slots hold them already when every body kept its slot at the
+                        // last step too: `now` is the layout of the step before (see below).
+                        if !kept_before {
+                            slots[at..at + run].copy_from_slice(&entities[row..row + run]);
+                        }
+                        placed += run;
+                        next += run;
                         continue;
                     }
+                    // An awake body, or one that changed slot.
+                    next += 1;
+                    let entity = entities[row];
+                    let awake = awake[row].is_awake();
+                    kept &= last.entities.get(slot) == Some(&entity);
                     let mine = listed.as_mut().filter(|_| awake);
                     let marked = mine.is_some();
                     if let Some(mine) = mine {
@@ -321,7 +333,7 @@ impl ContactLayout {
                         // Only this piece writes its slots' modes during the snapshot (the
                         // partners are marked later, by the pair loop): a store, not a
                         // read-modify-write, which would wait for every load before it.
-                        mode.store(AWAKE | ACTIVE, Relaxed);
+                        modes[slot].store(AWAKE | ACTIVE, Relaxed);
                     }
                     let Some(range) = areas[row].range() else {
                         slots[at] = Entity::PLACEHOLDER;
@@ -393,6 +405,15 @@ impl ContactLayout {
             shift,
         }
     }
+}
+
+/// How many of the first bodies of `entities` (with their `awake` bytes) rest in the slots
+/// they had at the last step (`last`, from the same slot on).
+#[inline]
+fn resting_run((entities, awake): (&[Entity], &[Awake]), last: &[Entity]) -> usize {
+    (entities.iter().zip(awake).zip(last))
+        .take_while(|&((entity, awake), last)| !awake.is_awake() && entity == last)
+        .count()
 }
 
 /// Marks the cells of `range` in `searched`, a grid `width` cells wide.
