@@ -165,16 +165,19 @@ pub(crate) type MovingBody<'a, C> = (
 
 /// Runs `work` on every body of `bodies` that `skip` does not leave out, read as table slices
 /// ([`crate::rows`]): on the task pool when there are at least `parallel_min`, else in order on
-/// this thread. `skip` sees only the entity and its [`Awake`] byte, so a resting body costs a
-/// byte read, not a gather of its row. Each body is handled on its own, so the result does not
-/// depend on the thread count.
+/// this thread. `skip` is made for each run of rows handled on one thread from the run's
+/// entities, and then sees only those, the row and its [`Awake`] byte, so a resting body costs
+/// a byte read, not a gather of its row. Each body is handled on its own, so the
+/// result does not depend on the thread count.
 #[track_caller]
-pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
+pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
     bodies: &mut MovingBodies<C>,
     parallel_min: usize,
-    skip: impl Fn(Entity, Awake) -> bool + Sync,
+    skip: impl Fn(&[Entity]) -> S + Sync,
     work: impl Fn(MovingBody<C>) + Sync,
-) {
+) where
+    S: Fn(&[Entity], usize, Awake) -> bool,
+{
     // The stage calling this is the writer `track_location` records.
     let writer = MaybeLocation::caller();
     let (total, parallel) = count_rows(bodies, parallel_min);
@@ -200,13 +203,13 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>>(
                 .min(rests.len().min(awake.len()))
                 .min(a.len().min(v.len()))
                 .min(f.len().min(s.len()).min(o.len()));
+            let skip = skip(entities);
             for row in 0..len {
-                let entity = entities[row];
-                if skip(entity, awake[row]) {
+                if skip(entities, row, awake[row]) {
                     continue;
                 }
                 work((
-                    entity,
+                    entities[row],
                     a.at(row),
                     v.at(row),
                     f.at(row),

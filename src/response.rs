@@ -44,7 +44,7 @@ use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{Landed, Landings};
 use crate::pairs::CollisionData;
-use crate::rest::{ACTIVE, Awake};
+use crate::rest::Awake;
 use crate::snapshot::ContactLayout;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
@@ -321,8 +321,9 @@ pub(crate) fn respond_to_contacts(
     };
     // A resting body (neither awake nor active) is left alone; so is one that was not
     // detected, such as an invalid one.
-    let resting = |entity, awake: Awake| {
-        !awake.is_awake() && layout.mode_of(entity).is_none_or(|m| m & ACTIVE == 0)
+    let resting = |entities: &[Entity]| {
+        let responds = layout.responds_by_row(entities);
+        move |entities: &[Entity], row, awake: Awake| !awake.is_awake() && !responds(entities, row)
     };
     for_each_moving_body(&mut bodies, config.parallel_min_bodies, resting, apply);
     landings.write(&mut landed);

@@ -119,7 +119,7 @@ pub(crate) fn collide_tiles(
         });
     };
     // Resting bodies are left alone (see `crate::rest`).
-    let resting = |_, awake: Awake| !awake.is_awake();
+    let resting = |_: &[Entity]| |_: &[Entity], _, awake: Awake| !awake.is_awake();
     for_each_moving_body(&mut bodies, config.parallel_min_bodies, resting, work);
     landings.write(&mut landed);
 }
