@@ -98,6 +98,7 @@ pub mod response;
 mod rest;
 mod rows;
 pub mod schedule;
+mod screen;
 pub mod sensors;
 pub mod shapes;
 mod snapshot;

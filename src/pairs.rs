@@ -47,6 +47,7 @@ use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
 use crate::partition::{Partition, shared_corner_bits};
 use crate::rest::{ACTIVE, AWAKE};
 use crate::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
+use crate::screen::CellBoxes;
 use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
@@ -188,6 +189,8 @@ struct PieceOut {
     near: Vec<Near>,
     /// The bodies of the cell being searched that search no pairs, while it is gathered.
     resting: Vec<Near>,
+    /// The boxes of `near`, laid out for the screen.
+    boxes: CellBoxes,
 }
 
 /// What the pair loop reads of each body of a cell: its slot, box and ownership data.
@@ -490,6 +493,7 @@ fn find_pairs_in_cell(
     }
     let searching = out.near.len();
     out.near.extend_from_slice(&out.resting);
+    (out.boxes).fill(&out.near, |b| (b.center, b.half, b.corner));
     // Bodies that all share layers that collide with themselves (the usual case: the default
     // layers) need no layer test per pair.
     if uniform && layers.is_some_and(|l| l.interacts_with(l)) {
@@ -500,12 +504,11 @@ fn find_pairs_in_cell(
 }
 
 /// The pair loop of [`find_pairs_in_cell`] over `out.near`, whose first `searching` bodies
-/// are those whose pairs are all searched: each of them against every body after it, testing
-/// layers per pair only when `LAYERS` is set. Each pair is screened with the cell's widest
-/// tolerance `widest` (at least the pair's own), then confirmed with the pair's
-/// ([`signed_overlap_within`]), so the screen needs no per-pair maximum. Both ends of each pair
-/// found are filed; a resting body found touching an awake one is marked [`ACTIVE`] (it
-/// responds this step).
+/// are those whose pairs are all searched: each of them against every body after it, screened
+/// with the cell's widest tolerance `widest` (at least the pair's own: see `crate::screen`),
+/// testing layers only when `LAYERS` is set. The pairs that pass are confirmed with the pair's
+/// own tolerance ([`signed_overlap_within`]). Both ends of each pair found are filed; a resting
+/// body found touching an awake one is marked [`ACTIVE`] (it responds this step).
 #[inline]
 fn test_cell_pairs<const LAYERS: bool>(
     widest: f32,
@@ -514,27 +517,25 @@ fn test_cell_pairs<const LAYERS: bool>(
     modes: &[AtomicU8],
     out: &mut PieceOut,
 ) {
-    for (i, a) in out.near[..searching].iter().enumerate() {
-        // The later bodies in blocks of 64: each test is branch-free and sets one bit, and
-        // only the touching pairs (about one test in eight in a pile) are then visited.
-        for later in out.near[i + 1..].chunks(64) {
-            let (mut tested, mut touching) = (0, 0u64);
-            for (k, b) in later.iter().enumerate() {
-                // The pair belongs to the first cell both cover: report it there only. Pairs
-                // whose layers do not match are never tested.
-                let mine =
-                    (a.corner | b.corner) == 3 && (!LAYERS || a.layers.interacts_with(b.layers));
-                let delta = (a.center - b.center).abs();
-                // Summed in the order the confirmation sums, so the screen (with a tolerance
-                // at least the pair's) never rejects a pair the confirmation would keep.
-                let reach = a.half + b.half + widest;
-                let overlaps = (delta.x <= reach.x) & (delta.y <= reach.y);
-                // A count, not a mask: counting a mask's bits takes a dozen instructions on
-                // processors without a population count instruction (the default target).
-                tested += usize::from(mine);
-                touching |= u64::from(mine & overlaps) << k;
+    let PieceOut {
+        near,
+        boxes,
+        ends,
+        tested,
+        ..
+    } = out;
+    for (i, a) in near[..searching].iter().enumerate() {
+        let box_a = (a.center, a.half, a.corner);
+        boxes.screen(i, box_a, widest, |start, mut owned, overlapping| {
+            let later = &near[start..];
+            // Pairs whose layers do not match are never tested.
+            if LAYERS {
+                owned &= (later.iter().take(64).enumerate()).fold(0, |m, (k, b)| {
+                    m | u64::from(a.layers.interacts_with(b.layers)) << k
+                });
             }
-            out.tested += tested;
+            *tested += owned.count_ones() as usize;
+            let mut touching = owned & overlapping;
             while touching != 0 {
                 let b = &later[touching.trailing_zeros() as usize];
                 touching &= touching - 1;
@@ -544,15 +545,15 @@ fn test_cell_pairs<const LAYERS: bool>(
                 let Some(overlap) = pair_overlap(a, b, skin) else {
                     continue;
                 };
-                file_end(&mut out.ends, shift, a.slot, b.slot, overlap);
-                file_end(&mut out.ends, shift, b.slot, a.slot, -overlap);
+                file_end(ends, shift, a.slot, b.slot, overlap);
+                file_end(ends, shift, b.slot, a.slot, -overlap);
                 // (Only a resting body can lack `ACTIVE` here: every body has it when every
                 // body searches.)
                 if b.mode & ACTIVE == 0 {
                     mark_active(&modes[b.slot as usize]);
                 }
             }
-        }
+        });
     }
 }
 
