@@ -111,11 +111,14 @@ impl Aabb {
     }
 
     /// Whether the physics can simulate this box (finite, with positive half extents).
+    #[inline]
     pub fn is_valid(&self) -> bool {
-        self.center.is_finite()
-            && self.half_extents.is_finite()
-            && self.half_extents.x > 0.0
-            && self.half_extents.y > 0.0
+        // The four numbers at once (every stage checks every moving body): each strictly
+        // between its lower bound and infinity, which NaN never is.
+        let (c, h) = (self.center, self.half_extents);
+        let numbers = Vec4::new(c.x, c.y, h.x, h.y);
+        let above = numbers.cmpgt(Vec4::new(f32::NEG_INFINITY, f32::NEG_INFINITY, 0.0, 0.0));
+        (above & numbers.cmplt(Vec4::INFINITY)).all()
     }
 }
 
@@ -415,6 +418,23 @@ mod tests {
         assert!(!Aabb::new(Vec2::ZERO, Vec2::new(-1.0, 1.0)).is_valid());
         assert!(!Aabb::new(Vec2::NAN, Vec2::ONE).is_valid());
         assert!(!Aabb::new(Vec2::ZERO, Vec2::new(f32::INFINITY, 1.0)).is_valid());
+        // Each of the four numbers alone spoils it.
+        let good = [-1e30, 3.5, f32::MIN_POSITIVE, 1e30];
+        for lane in 0..4 {
+            let bad: &[f32] = if lane < 2 {
+                &[f32::NAN, f32::INFINITY, f32::NEG_INFINITY]
+            } else {
+                &[f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, -1.0]
+            };
+            for &value in bad {
+                let mut n = good;
+                n[lane] = value;
+                let aabb = Aabb::new(Vec2::new(n[0], n[1]), Vec2::new(n[2], n[3]));
+                assert!(!aabb.is_valid(), "{aabb:?}");
+            }
+        }
+        let n = good;
+        assert!(Aabb::new(Vec2::new(n[0], n[1]), Vec2::new(n[2], n[3])).is_valid());
     }
 
     #[test]
