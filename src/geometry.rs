@@ -354,6 +354,25 @@ mod tests {
     }
 
     #[test]
+    fn a_pairs_skin_is_the_larger_of_its_bodies_skins() {
+        // The step uses the larger of the two bodies' own (each worked out once, in its
+        // snapshot) where `pair_skin` is documented: they must agree bit for bit.
+        let mut next = crate::test_rng::xorshift32(0x9E37_79B9);
+        let mut coordinate = move || {
+            let scale = [1.0, 16.0, 1000.0, 131_072.0, 1e7][next() as usize % 5];
+            (next() as f32 / u32::MAX as f32 - 0.5) * 2.0 * scale
+        };
+        for base in [0.0, 1e-3, 0.25] {
+            for _ in 0..5000 {
+                let a = Vec2::new(coordinate(), coordinate());
+                let b = Vec2::new(coordinate(), coordinate());
+                let larger = skin_at(base, a).max(skin_at(base, b));
+                assert_eq!(larger.to_bits(), pair_skin(base, a, b).to_bits(), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
     fn divide_is_bit_identical_to_the_division() {
         let values = [
             0.0,

@@ -98,15 +98,28 @@ pub fn respond<C: Borrow<CollisionData>>(
     contacts: impl IntoIterator<Item = C>,
     touch: f32,
 ) -> Response {
+    // The tolerance detection used for each pair, so a pair it found touching within it
+    // (boxes a rounding error apart) is touching here too.
+    let skinned = contacts.into_iter().map(|c| {
+        let c = *c.borrow();
+        (c, pair_skin(touch, c.position, c.other_position))
+    });
+    respond_skinned(velocity, skinned)
+}
+
+/// [`respond`] to contacts given with their pairs' contact tolerance ([`pair_skin`]): the
+/// step has each body's at hand, in its snapshot.
+#[inline]
+pub(crate) fn respond_skinned(
+    velocity: Vec2,
+    contacts: impl IntoIterator<Item = (CollisionData, f32)>,
+) -> Response {
     let mut r = Response {
         velocity,
         ..default()
     };
-    for c in contacts {
-        let c = c.borrow();
-        // The tolerance detection used for this pair, so a pair it found touching within it
-        // (boxes a rounding error apart) is touching here too.
-        let touch = pair_skin(touch, c.position, c.other_position);
+    for (c, touch) in contacts {
+        let c = &c;
         let overlap = c.overlap - r.offset;
         if overlap.x.abs() <= touch {
             r.block_x(c.other_position.x > c.position.x);
@@ -265,7 +278,7 @@ pub(crate) fn respond_to_contacts(
             }
         } else {
             let landing_velocity = contacts.velocity();
-            let mut r = respond(velocity.0, contacts, touch);
+            let mut r = respond_skinned(velocity.0, contacts.with_skins());
             // Ground friction on a body, relative to its velocity (on tiles it was applied by
             // tile collision, once).
             if let Some(ground) = r.ground_velocity

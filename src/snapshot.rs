@@ -85,10 +85,25 @@ pub(crate) struct ContactsOf<'a> {
     snaps: &'a [Snap],
 }
 
-impl ContactsOf<'_> {
+impl<'a> ContactsOf<'a> {
     /// The owner's velocity at detection (which every contact carries).
     pub(crate) fn velocity(&self) -> Vec2 {
         self.me.velocity
+    }
+
+    /// The contacts, each with its pair's contact tolerance: the larger of the two bodies'
+    /// ([`skin_at`] their centres, in their snapshots), which is
+    /// [`pair_skin`](crate::geometry::pair_skin) of the two centres without working it out
+    /// again (both are the tolerance at the larger coordinate of either).
+    pub(crate) fn with_skins(self) -> impl Iterator<Item = (CollisionData, f32)> + 'a {
+        let (me, snaps) = (self.me, self.snaps);
+        self.links.map(move |link| {
+            let other = &snaps[link.other as usize];
+            (
+                collision_data(me, other, link.overlap),
+                me.skin.max(other.skin),
+            )
+        })
     }
 }
 
