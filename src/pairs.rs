@@ -11,7 +11,8 @@
 //!    [`CollisionLayers`] match is tested with the
 //!    signed overlap of article 000 (touching counts, within
 //!    [`PhysicsConfig::contact_tolerance`]: a body put back on top of another can end a
-//!    rounding error above it, and still stands on it). A pair sharing several cells is kept only
+//!    rounding error above it, and still stands on it), after a screen that compares four
+//!    bodies' boxes at a time (`src/screen.rs`). A pair sharing several cells is kept only
 //!    in the *first* cell both cover (the bottom-left corner of the intersection of their cell
 //!    ranges), which is O(1) and needs no scan of earlier contacts. The cells are cut into a
 //!    fixed number of pieces that run on several threads above
