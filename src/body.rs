@@ -170,8 +170,8 @@ pub(crate) type MovingBody<'a, C> = (
 /// ([`crate::rows`]): on the task pool when there are at least `parallel_min`, else in order on
 /// this thread. `skip` is made for each run of rows handled on one thread from the run's
 /// entities, and then sees only those, the row and its [`Awake`] byte, so a resting body costs
-/// a byte read, not a gather of its row. Each body is handled on its own, so the
-/// result does not depend on the thread count.
+/// a byte read or two, not a gather of its row. Each body is handled on its own, so the result
+/// does not depend on the thread count.
 #[track_caller]
 pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
     bodies: &mut MovingBodies<C>,

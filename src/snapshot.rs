@@ -176,8 +176,7 @@ impl ContactLayout {
     /// A table's bodies have consecutive slots (a slot is a body's row in the detection's
     /// query order), so the slot of the run's first row is found once, and each row's is the
     /// next one's, checked by the entity it holds; a row whose check fails is looked up as
-    /// [`mode_of`](Self::mode_of) does. (A lookup per body, every step, took about 40
-    /// instructions a body in a settled pile.)
+    /// [`mode_of`](Self::mode_of) does, which every resting body needed before.
     pub(crate) fn responds_by_row(
         &self,
         entities: &[Entity],
@@ -485,4 +484,39 @@ pub(crate) struct Snapshot {
     pub(crate) kept: bool,
     /// The slot ranges' [`split_shift`].
     pub(crate) shift: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn responds_by_row_follows_the_slots_and_looks_up_the_rest() {
+        let e = |i| Entity::from_raw_u32(i).unwrap();
+        // Slots 0..4 hold entities 10..14; 11 and 13 respond.
+        let mut layout = ContactLayout::default();
+        layout.now.entities = (10..14).map(e).collect();
+        layout.now.slot_of = vec![u32::MAX; 20];
+        for (k, &entity) in layout.now.entities.iter().enumerate() {
+            layout.now.slot_of[entity.index_u32() as usize] = k as u32;
+        }
+        let modes = [0, ACTIVE, 0, AWAKE | ACTIVE];
+        layout.modes = modes.iter().map(|&m| AtomicU8::new(m)).collect();
+        let responds = |rows: &[Entity]| {
+            let test = layout.responds_by_row(rows);
+            (0..rows.len())
+                .map(|row| test(rows, row))
+                .collect::<Vec<_>>()
+        };
+        // In slot order, from any slot on; and when the first row was not detected.
+        assert_eq!(
+            responds(&[e(10), e(11), e(12), e(13)]),
+            [false, true, false, true]
+        );
+        assert_eq!(responds(&[e(12), e(13)]), [false, true]);
+        assert_eq!(responds(&[e(15), e(11), e(12)]), [false, true, false]);
+        // Out of slot order (a table the detection read in another order), row by row.
+        assert_eq!(responds(&[e(13), e(10), e(11)]), [true, false, true]);
+        assert_eq!(responds(&[e(19), e(18)]), [false, false]);
+    }
 }
