@@ -158,7 +158,10 @@ fn same_partners(a: &[Link], b: &[Link]) -> bool {
 /// With `same_slots` (every body has the slot it had at the last step, and none went away
 /// since), a slot whose partners' slots are the ones it had is passed over too, without
 /// looking up who they are.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the two layouts, the messages and the scratch it writes are separate borrows of the caller's system parameters"
+)]
 pub(crate) fn report_contact_changes(
     now: &Partners,
     last: &Partners,

@@ -233,7 +233,10 @@ impl Response {
 /// at once lands once). The landing velocity is the one the body had at detection (as in its
 /// [`Contacts`](crate::Contacts)). The messages are written in entity order. Then the
 /// kinematic bodies' `Transform`s follow their boxes ([`write_transforms`]).
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a system parameter it reads or writes"
+)]
 pub(crate) fn respond_to_contacts(
     time: Res<Time<Fixed>>,
     config: Res<PhysicsConfig>,

@@ -280,7 +280,7 @@ macro_rules! rows_for_tuple {
     ($($name:ident)+) => {
         impl<$($name: Rows),+> Rows for ($($name,)+) {
             #[inline]
-            #[allow(non_snake_case)]
+            #[allow(non_snake_case, reason = "the tuple's type parameters name its fields")]
             fn split_rows(self, at: usize) -> (Self, Self) {
                 let ($($name,)+) = self;
                 $(let $name = $name.split_rows(at);)+

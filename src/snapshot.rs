@@ -297,7 +297,6 @@ impl ContactLayout {
     /// it left the partition: its partners then drop it) and its cells `searched` (a grid
     /// `width` cells wide); the pair loop marks its partners. Returns the number of slots, of
     /// bodies given one, and whether every body kept its slot of the last step.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn take_snapshot(
         &mut self,
         bodies: &BodyQuery,
