@@ -84,6 +84,7 @@ mod crew;
 pub mod debug;
 pub mod flags;
 pub mod friction;
+mod gathered;
 pub mod geometry;
 mod integrate;
 pub mod layers;

@@ -8,7 +8,7 @@
 //!    row in query order (read table by table, in pieces on several threads); a body outside the
 //!    partition leaves its slot empty (`src/snapshot.rs`).
 //! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list whose
-//!    [`CollisionLayers`] match is tested with the
+//!    [`CollisionLayers`](crate::layers::CollisionLayers) match is tested with the
 //!    signed overlap of article 000 (touching counts, within
 //!    [`PhysicsConfig::contact_tolerance`]: a body put back on top of another can end a
 //!    rounding error above it, and still stands on it), after a screen that compares four
@@ -20,7 +20,9 @@
 //!    is the same on any number of threads.
 //!    Resting bodies (see `src/rest.rs`) are left out: only the pairs with an awake body are
 //!    tested, in the awake bodies' cells. Two bodies that are not awake had the same boxes at
-//!    the last step, so their pair is what it was then.
+//!    the last step, so their pair is what it was then. What is read of each cell's bodies is
+//!    kept from one step to the next, and only the awake bodies' part is read again
+//!    (`src/gathered.rs`).
 //! 3. **Layout.** The pairs are counted per body and laid out per body in partner-slot order
 //!    (a counting sort, then each body's few contacts sorted), contiguously in slot order, as
 //!    the other body's slot and the overlap (12 bytes per contact); a body that is not awake
@@ -40,15 +42,14 @@ use bevy::prelude::*;
 
 use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
+use crate::gathered::{Gathered, Near};
 use crate::geometry::signed_overlap_within;
-use crate::layers::CollisionLayers;
 use crate::layout::{Carried, Ends, Kept, SPLITS, file_end, lay_out};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
-use crate::partition::{Partition, shared_corner_bits};
+use crate::partition::Partition;
 use crate::rest::{ACTIVE, AWAKE};
 use crate::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
-use crate::screen::CellBoxes;
 use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
@@ -186,28 +187,8 @@ struct PieceOut {
     /// By slot range, the last step's contacts that this piece's share of the awake bodies
     /// takes out of the layout: theirs, and the other ends of theirs.
     gone: [usize; SPLITS],
-    /// The bodies of the cell being searched, gathered contiguously.
-    near: Vec<Near>,
-    /// The bodies of the cell being searched that search no pairs, while it is gathered.
-    resting: Vec<Near>,
-    /// The boxes of `near`, laid out for the screen.
-    boxes: CellBoxes,
-}
-
-/// What the pair loop reads of each body of a cell: its slot, box and ownership data.
-#[derive(Clone, Copy)]
-struct Near {
-    slot: u32,
-    /// [`shared_corner_bits`] of the body's first cell and the cell searched.
-    corner: u8,
-    /// The contact tolerance at the body's centre ([`skin_at`]): a pair's is the larger of its
-    /// two bodies' ([`pair_skin`](crate::geometry::pair_skin)).
-    skin: f32,
-    center: Vec2,
-    half: Vec2,
-    layers: CollisionLayers,
-    /// [`AWAKE`] and [`ACTIVE`] bits of the body's mode when the cells were searched.
-    mode: u8,
+    /// The bodies of this piece's cells, as last read (by cell, from the piece's first).
+    cells: Vec<Gathered>,
 }
 
 /// Buffers kept between steps, so detection allocates nothing once the scene has settled.
@@ -220,6 +201,8 @@ pub(crate) struct DetectScratch {
     /// The awake bodies' slots, listed by the snapshot.
     listed: Parallel<Vec<u32>>,
     awake: Vec<u32>,
+    /// The grid the pieces' cells were read in (its size in cells and a cell's size).
+    grid: (UVec2, f32),
 }
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
@@ -274,8 +257,15 @@ pub(crate) fn detect_pairs(
         ACTIVE
     };
 
-    // 2. Pairs, piece by piece of the cell list.
+    // 2. Pairs, piece by piece of the cell list. What was read of each cell at the last step
+    //    it was searched in is reused (see `crate::gathered`) while the resting bodies keep
+    //    their contacts, in the same grid.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
+    let grid = (dims, partition.cell_size());
+    if core::mem::replace(&mut s.grid, grid) != grid {
+        s.pieces.iter_mut().for_each(|piece| piece.cells.clear());
+    }
+    let reuse = carry;
     {
         let (snaps, now, modes) = (&l.snaps, &l.now, &l.modes);
         let (searched, awake, last) = (&s.searched, &s.awake, &l.last);
@@ -299,22 +289,25 @@ pub(crate) fn detect_pairs(
                 }
             }
             let cells = chunk_range(i, CHUNKS, cell_count);
+            out.cells.resize_with(cells.len(), Gathered::default);
             // The cell's coordinates, stepped along with its flat index (no division per cell).
             let start = cells.start as u32;
             let mut cell = UVec2::new(start % dims.x.max(1), start / dims.x.max(1));
-            for flat in cells {
+            for (flat, gathered) in cells.zip(&mut out.cells) {
                 if searched[flat].load(Relaxed) {
                     // The cells searched next start loading early.
                     let ahead = |k: usize| searched.get(flat + k).is_some_and(|c| c.load(Relaxed));
                     if ahead(READ_AHEAD) {
                         prefetch_cell(partition, flat + READ_AHEAD);
                     }
-                    if ahead(1) {
+                    if !reuse && ahead(1) {
                         prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
                     }
                     let list = partition.cell_at_flat(flat);
                     let read = (&snaps[..], now, &modes[..]);
-                    find_pairs_in_cell((list, cell), (shift, searcher), read, out);
+                    gathered.read((list, cell), searcher, reuse, read);
+                    let found = (&mut out.ends, &mut out.tested);
+                    find_pairs_in_cell(gathered, shift, modes, found);
                 }
                 cell.x += 1;
                 if cell.x == dims.x {
@@ -441,124 +434,89 @@ fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
     }
 }
 
-/// What the pair loop reads of slot `k` (snapshot `b`) in `cell`; its mode is set later.
-#[inline]
-fn near_of(k: usize, b: &Snap, cell: UVec2) -> Near {
-    Near {
-        slot: k as u32,
-        corner: shared_corner_bits(b.first_cell, cell),
-        skin: b.skin,
-        center: b.center,
-        half: b.half,
-        layers: b.layers,
-        mode: 0,
-    }
-}
-
-/// Tests the pairs of one cell's `list` that have a body whose pairs are all searched (mode
-/// bit `searcher`: [`AWAKE`], or [`ACTIVE`] when every body's are), keeping the pairs this
-/// cell owns; a resting body found touching an awake one is marked [`ACTIVE`].
+/// Tests the pairs of one cell's bodies (`gathered`, read this step) that have a body whose
+/// pairs are all searched, keeping the pairs this cell owns (`found`: their ends,
+/// filed with `shift`, and the count of pairs tested); a resting body found touching an awake
+/// one is marked [`ACTIVE`].
 #[inline]
 fn find_pairs_in_cell(
-    (list, cell): (&[Entity], UVec2),
-    (shift, searcher): (u32, u8),
-    (snaps, now, modes): (&[Snap], &Partners, &[AtomicU8]),
-    out: &mut PieceOut,
-) {
-    // Gather the cell's bodies once (every body in a cell was snapshotted; the lookup guards
-    // against a stale slot anyway, with the snapshot's own entity, on the line read anyway),
-    // so the pair loop reads contiguous memory: searching bodies first, the others after them
-    // (`out.resting` while gathering), as a pair needs a searching body and each searching
-    // body is tested against the bodies after it. Two things are found on the way: the largest
-    // contact tolerance of the cell, and whether every body has the same layers.
-    out.near.clear();
-    out.resting.clear();
-    let mut widest = 0.0f32;
-    let mut layers = None;
-    let mut uniform = true;
-    for &e in list {
-        if let Some((k, b)) = slot_snap(e, snaps, now).filter(|(_, b)| b.entity == e) {
-            widest = widest.max(b.skin);
-            uniform &= *layers.get_or_insert(b.layers) == b.layers;
-            let mode = modes[k].load(Relaxed) & (AWAKE | ACTIVE);
-            let near = Near {
-                mode,
-                ..near_of(k, b, cell)
-            };
-            if mode & searcher != 0 {
-                out.near.push(near);
-            } else {
-                out.resting.push(near);
-            }
-        }
-    }
-    let searching = out.near.len();
-    out.near.extend_from_slice(&out.resting);
-    (out.boxes).fill(&out.near, |b| (b.center, b.half, b.corner));
-    // Bodies that all share layers that collide with themselves (the usual case: the default
-    // layers) need no layer test per pair.
-    if uniform && layers.is_some_and(|l| l.interacts_with(l)) {
-        test_cell_pairs::<false>(widest, searching, shift, modes, out);
-    } else {
-        test_cell_pairs::<true>(widest, searching, shift, modes, out);
-    }
-}
-
-/// The pair loop of [`find_pairs_in_cell`] over `out.near`, whose first `searching` bodies
-/// are those whose pairs are all searched: each of them against every body after it, screened
-/// with the cell's widest tolerance `widest` (at least the pair's own: see `crate::screen`),
-/// testing layers only when `LAYERS` is set. The pairs that pass are confirmed with the pair's
-/// own tolerance ([`signed_overlap_within`]). Both ends of each pair found are filed; a resting
-/// body found touching an awake one is marked [`ACTIVE`] (it responds this step).
-#[inline]
-fn test_cell_pairs<const LAYERS: bool>(
-    widest: f32,
-    searching: usize,
+    gathered: &Gathered,
     shift: u32,
     modes: &[AtomicU8],
-    out: &mut PieceOut,
+    found: (&mut Ends, &mut usize),
 ) {
-    let PieceOut {
-        near,
-        boxes,
-        ends,
-        tested,
-        ..
-    } = out;
-    for (i, a) in near[..searching].iter().enumerate() {
-        let box_a = (a.center, a.half, a.corner);
-        boxes.screen(i, box_a, widest, |start, mut owned, overlapping| {
-            let later = &near[start..];
-            // Pairs whose layers do not match are never tested.
-            if LAYERS {
-                owned &= (later.iter().take(64).enumerate()).fold(0, |m, (k, b)| {
-                    m | u64::from(a.layers.interacts_with(b.layers)) << k
-                });
-            }
-            *tested += owned.count_ones() as usize;
-            let mut touching = owned & overlapping;
-            while touching != 0 {
-                let b = &later[touching.trailing_zeros() as usize];
-                touching &= touching - 1;
-                // Touching within the pair's contact tolerance counts: a body put back on
-                // another can end a rounding error away from it.
-                let skin = a.skin.max(b.skin);
-                let Some(overlap) = pair_overlap(a, b, skin) else {
-                    continue;
-                };
-                file_end(ends, shift, a.slot, b.slot, overlap);
-                file_end(ends, shift, b.slot, a.slot, -overlap);
-                // (Only a resting body can lack `ACTIVE` here: every body has it when every
-                // body searches.)
-                if b.mode & ACTIVE == 0 {
-                    mark_active(&modes[b.slot as usize]);
-                }
-            }
-        });
+    // Bodies that all share layers that collide with themselves (the usual case: the default
+    // layers) need no layer test per pair.
+    if gathered.layers.is_some_and(|l| l.interacts_with(l)) {
+        test_cell_pairs::<false>(gathered, shift, modes, found);
+    } else {
+        test_cell_pairs::<true>(gathered, shift, modes, found);
     }
 }
 
-/// Marks a resting body's slot (whose mode is nothing else) [`ACTIVE`] during the pair loop.
+/// The pair loop of [`find_pairs_in_cell`]: each searching body of `gathered` against the
+/// bodies whose pair with it is its to test (the later ones, and the earlier ones that do not
+/// search), screened with the cell's widest tolerance (at least the pair's own: see
+/// `crate::screen`), testing layers only when `LAYERS` is set. The pairs that pass are
+/// confirmed with the pair's own tolerance ([`signed_overlap_within`]). Both ends of each pair
+/// found are filed; a resting body found touching an awake one is marked [`ACTIVE`] (it
+/// responds this step).
+#[inline]
+fn test_cell_pairs<const LAYERS: bool>(
+    Gathered {
+        near,
+        boxes,
+        widest,
+        ..
+    }: &Gathered,
+    shift: u32,
+    modes: &[AtomicU8],
+    (ends, tested): (&mut Ends, &mut usize),
+) {
+    let searching = boxes.searching();
+    for (word, &bits) in searching.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let i = word * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let a = &near[i];
+            boxes.screen(
+                i,
+                (a.center, a.half, a.corner),
+                *widest,
+                |start, mut owned, overlapping| {
+                    let block = &near[start..];
+                    // Pairs whose layers do not match are never tested.
+                    if LAYERS {
+                        owned &= (block.iter().take(64).enumerate()).fold(0, |m, (k, b)| {
+                            m | u64::from(a.layers.interacts_with(b.layers)) << k
+                        });
+                    }
+                    *tested += owned.count_ones() as usize;
+                    let mut touching = owned & overlapping;
+                    while touching != 0 {
+                        let b = &block[touching.trailing_zeros() as usize];
+                        touching &= touching - 1;
+                        // Touching within the pair's contact tolerance counts: a body put back on
+                        // another can end a rounding error away from it.
+                        let skin = a.skin.max(b.skin);
+                        let Some(overlap) = pair_overlap(a, b, skin) else {
+                            continue;
+                        };
+                        file_end(ends, shift, a.slot, b.slot, overlap);
+                        file_end(ends, shift, b.slot, a.slot, -overlap);
+                        // A resting body touching a searching one responds (every other body is
+                        // `ACTIVE` already).
+                        mark_active(&modes[b.slot as usize]);
+                    }
+                },
+            );
+        }
+    }
+}
+
+/// Marks a resting body's slot (whose mode is nothing else) [`ACTIVE`] during the pair loop;
+/// leaves any other slot as it is.
 /// A store, not a read-modify-write: the pieces on other threads only ever store the same
 /// value into such a slot, and a read-modify-write would wait for every load before it.
 #[inline]
