@@ -21,6 +21,7 @@ use bevy::prelude::*;
 
 use crate::collision_events::{Link, Partners};
 use crate::parallel::for_each_split;
+use bevy::utils::Parallel;
 
 /// One side of a found pair: the body in `slot`, its partner, and the overlap from its side.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,7 +90,8 @@ impl<S: Fn(usize) -> Kept, P: Fn(u32) -> bool> Carried<'_, S, P> {
 /// Lays out the contacts among `slots` slots that the pair loop's `pieces` found (their
 /// [`Ends`], filed with `shift`), and those each slot keeps from the last layout
 /// (`carried`), into `partners`' `starts` and `links`, in parallel by slot range when
-/// `parallel` is set, each slot's contacts in partner-slot order. A slot that keeps some of
+/// `parallel` is set, each slot's contacts in partner-slot order (`sorting`: a list per
+/// thread, kept between steps, of the slots to sort). A slot that keeps some of
 /// its contacts has the others found: the two never name the same partner. Returns how many
 /// contacts there are (twice the pairs).
 pub(crate) fn lay_out<'a, P: Sync>(
@@ -99,7 +101,7 @@ pub(crate) fn lay_out<'a, P: Sync>(
     shift: u32,
     parallel: bool,
     carried: &Carried<'_, impl Fn(usize) -> Kept + Sync, impl Fn(u32) -> bool + Sync>,
-    partners: &mut Partners,
+    (partners, sorting): (&mut Partners, &Parallel<Vec<u32>>),
 ) -> usize {
     let mut bases = [0; SPLITS + 1];
     for piece in pieces {
@@ -127,7 +129,15 @@ pub(crate) fn lay_out<'a, P: Sync>(
     let range = |range: usize, ends: &mut [u32], links: &mut [Link]| {
         let lists = || pieces.iter().flat_map(|piece| &ends_of(piece)[range]);
         let first = range << shift;
-        lay_out_range(first, bases[range], lists, carried, ends, links);
+        let mut sorting = sorting.borrow_local_mut();
+        lay_out_range(
+            first,
+            bases[range],
+            lists,
+            carried,
+            (ends, links),
+            &mut sorting,
+        );
     };
     for_each_split(&mut starts[1..], links, SPLITS, end, parallel, range);
     total
@@ -139,17 +149,18 @@ pub(crate) fn lay_out<'a, P: Sync>(
 /// each slot its place and copies each run of slots that keep all their contacts from the
 /// last layout at once, and the contacts the others keep, writes each `found` contact into
 /// `links` (its part of the layout, from `base` on), and sorts each slot's contacts by partner
-/// slot where some were found. A slot's entry is where its contacts begin, then serves as its
-/// cursor, and ends where they end, as the layout wants.
+/// slot where some were found (listing them in `sorting` on the way). A slot's entry is where
+/// its contacts begin, then serves as its cursor, and ends where they end, as the layout wants.
 fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
     first: usize,
     base: usize,
     found: impl Fn() -> I,
     carried: &Carried<'_, impl Fn(usize) -> Kept, impl Fn(u32) -> bool>,
-    ends: &mut [u32],
-    links: &mut [Link],
+    (ends, links): (&mut [u32], &mut [Link]),
+    sorting: &mut Vec<u32>,
 ) {
     ends.fill(0);
+    sorting.clear();
     for e in found() {
         ends[e.slot as usize - first] += 1;
     }
@@ -173,7 +184,7 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
                 at = ends[k - 1];
             }
             kept => {
-                let found = ends[k];
+                let (found, start) = (ends[k], at);
                 if kept == Kept::Settled {
                     for link in carried.settled_of(first + k) {
                         links[at as usize - base] = *link;
@@ -182,6 +193,10 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
                 }
                 ends[k] = at;
                 at += found;
+                // Its contacts need sorting when some were found and it has several.
+                if found > 0 && at - start > 1 {
+                    sorting.push(k as u32);
+                }
                 k += 1;
             }
         }
@@ -200,12 +215,10 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
         *cursor += 1;
     }
     // Few contacts each: an insertion sort of each slot's that has found ones.
-    let mut start = base;
-    for (k, &end) in ends.iter().enumerate() {
-        if end as usize - start > 1 && (carried.slot)(first + k) != Kept::All {
-            sort_by_partner(&mut links[start - base..end as usize - base]);
-        }
-        start = end as usize;
+    for &k in sorting.iter() {
+        let k = k as usize;
+        let start = if k == 0 { base } else { ends[k - 1] as usize };
+        sort_by_partner(&mut links[start - base..ends[k] as usize - base]);
     }
 }
 
@@ -351,7 +364,7 @@ mod tests {
                 shift,
                 false,
                 &carried,
-                &mut partners,
+                (&mut partners, &Parallel::default()),
             );
             assert_eq!(total, expected.iter().map(Vec::len).sum::<usize>());
             assert_eq!(partners.starts.len(), slots + 1);

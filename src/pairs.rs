@@ -201,6 +201,8 @@ pub(crate) struct DetectScratch {
     /// The awake bodies' slots, listed by the snapshot.
     listed: Parallel<Vec<u32>>,
     awake: Vec<u32>,
+    /// The layout's lists of slots to sort, one per thread.
+    sorting: Parallel<Vec<u32>>,
     /// The grid the pieces' cells were read in (its size in cells and a cell's size).
     grid: (UVec2, f32),
 }
@@ -355,7 +357,7 @@ pub(crate) fn detect_pairs(
         shift,
         parallel,
         &carried,
-        &mut l.now,
+        (&mut l.now, &s.sorting),
     ) / 2;
 
     // 4. Collision events, from last step's partners and this step's (both are laid out
