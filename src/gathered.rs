@@ -1,14 +1,15 @@
 //! A cell's bodies as the pair loop reads them ([`Gathered`]), kept from one step to the next.
 //!
 //! The pair loop (`crate::pairs`) reads each searched cell's bodies contiguously: their slots,
-//! boxes, tolerances, layers and modes, and their boxes laid out for the screen
-//! (`crate::screen`). Gathering them means a lookup and a snapshot read per body, scattered
-//! over memory, and in a settled scene most bodies of a searched cell are resting ones, whose
-//! snapshots did not change. So each cell keeps what was gathered for it, with the list it was
-//! gathered from. At the next step it is searched in, if its list is the same and no body
-//! changed slot since (the pair loop carries contacts over: see `crate::rest`), only the awake
-//! bodies are read again; a body that is not awake has the snapshot it had (its box is the one
-//! it had at the last step, and it kept its slot). Otherwise the cell is gathered again.
+//! boxes, tolerances and layers, and their boxes laid out for the screen (`crate::screen`);
+//! which of them search is read again at every step, from their modes. Gathering them means a
+//! lookup and a snapshot read per body, scattered over memory, and in a settled scene most
+//! bodies of a searched cell are resting ones, whose snapshots did not change. So each cell
+//! keeps what was gathered for it, with the list it was gathered from. At the next step it is
+//! searched in, if its list is the same and no body changed slot since (the pair loop carries
+//! contacts over: see `crate::rest`), only the awake bodies are read again; a body that is not
+//! awake has the snapshot it had (its box is the one it had at the last step, and it kept its
+//! slot). Otherwise the cell is gathered again.
 
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};

@@ -91,9 +91,9 @@ impl<S: Fn(usize) -> Kept, P: Fn(u32) -> bool> Carried<'_, S, P> {
 /// [`Ends`], filed with `shift`), and those each slot keeps from the last layout
 /// (`carried`), into `partners`' `starts` and `links`, in parallel by slot range when
 /// `parallel` is set, each slot's contacts in partner-slot order (`sorting`: a list per
-/// thread, kept between steps, of the slots to sort). A slot that keeps some of
-/// its contacts has the others found: the two never name the same partner. Returns how many
-/// contacts there are (twice the pairs).
+/// thread, kept between steps, of the slots to sort). A slot that keeps some of its contacts
+/// has the others found: the two never name the same partner. Returns how many contacts there
+/// are (twice the pairs).
 pub(crate) fn lay_out<'a, P: Sync>(
     pieces: &'a [P],
     ends_of: impl Fn(&'a P) -> &'a Ends + Sync,

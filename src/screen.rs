@@ -84,8 +84,8 @@ impl CellBoxes {
     }
 
     /// Which bodies search their pairs, one bit each (bit `j % 64` of word `j / 64`), to be
-    /// written before the bodies are screened. Bits at or past the number of bodies are
-    /// ignored.
+    /// written before the bodies are screened; the bits at or past the number of bodies stay
+    /// clear.
     pub(crate) fn searching_mut(&mut self) -> &mut [u64] {
         &mut self.searching
     }
