@@ -10,7 +10,7 @@ use crate::collision_events::end_contacts_hook;
 use crate::flags::PushFlags;
 use crate::partition::{GridAreas, leave_partition_hook};
 use crate::rest::{Awake, Rest};
-use crate::rows::{Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
+use crate::rows::{Column, DENSE, Rows, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::tiles::{TileKind, TileMemo};
 
 /// A physics body's box: centre and half extents in world units, y up.
@@ -201,11 +201,8 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
             (switches, Column::new(&mut o), (rests, awake)),
         );
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
+            let len = rows.row_count();
             let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, (rests, awake))) = rows;
-            let len = (entities.len().min(switches.len()))
-                .min(rests.len().min(awake.len()))
-                .min(a.len().min(v.len()))
-                .min(f.len().min(s.len()).min(o.len()));
             let skip = skip(entities);
             for row in 0..len {
                 if skip(entities, row, awake[row]) {

@@ -13,7 +13,7 @@ use crate::geometry::skin_at;
 use crate::layers::CollisionLayers;
 use crate::rest::{Awake, Rest};
 use crate::rows::{
-    Changes, Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
+    Changes, Column, DENSE, Rows, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
 };
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
@@ -241,6 +241,7 @@ pub(crate) fn integrate(
             total,
             parallel,
             |(rows, kinematic)| {
+                let len = rows.row_count();
                 let (entities, (mut a, mut v, mut o), mut f, mut s, own) = rows;
                 let (switches, (rests, awake), (switched, relayered)) = own;
                 let wake = |row| {
@@ -249,10 +250,6 @@ pub(crate) fn integrate(
                         || switched.at(row)
                         || relayered.is_some_and(|c| c.at(row))
                 };
-                let len = (entities.len().min(switches.len()))
-                    .min(rests.len().min(awake.len()))
-                    .min(a.len().min(v.len()).min(o.len()))
-                    .min(f.len().min(s.len()));
                 for row in 0..len {
                     let wake = wake(row);
                     // A still body that nothing forces awake and nothing wrote rests: decided

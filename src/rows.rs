@@ -211,6 +211,11 @@ impl<'a> Changes<'a> {
 
 impl Rows for Changes<'_> {
     #[inline]
+    fn row_count(&self) -> usize {
+        self.ticks.len()
+    }
+
+    #[inline]
     fn split_rows(self, at: usize) -> (Self, Self) {
         let (a, b) = self.ticks.split_at(at);
         (Self { ticks: a, ..self }, Self { ticks: b, ..self })
@@ -220,11 +225,21 @@ impl Rows for Changes<'_> {
 /// Columns of the same rows that can be cut into consecutive pieces, each piece going to its
 /// own task.
 pub(crate) trait Rows: Send + Sized {
+    /// How many rows every column has (the shortest column's count; `usize::MAX` for a column
+    /// every row shares). A loop over `0..row_count()` indexes each column without a bounds
+    /// check.
+    fn row_count(&self) -> usize;
+
     /// Rows `..at` and `at..`.
     fn split_rows(self, at: usize) -> (Self, Self);
 }
 
 impl<T: Sync> Rows for &[T] {
+    #[inline]
+    fn row_count(&self) -> usize {
+        self.len()
+    }
+
     #[inline]
     fn split_rows(self, at: usize) -> (Self, Self) {
         self.split_at(at)
@@ -233,12 +248,22 @@ impl<T: Sync> Rows for &[T] {
 
 impl<T: Send> Rows for &mut [T] {
     #[inline]
+    fn row_count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
     fn split_rows(self, at: usize) -> (Self, Self) {
         self.split_at_mut(at)
     }
 }
 
 impl<T: Send> Rows for Column<'_, T> {
+    #[inline]
+    fn row_count(&self) -> usize {
+        self.len()
+    }
+
     #[inline]
     fn split_rows(self, at: usize) -> (Self, Self) {
         let (va, vb) = self.values.split_at_mut(at);
@@ -257,6 +282,11 @@ impl<T: Send> Rows for Column<'_, T> {
 /// A column a table may not have (`Option<&T>` gives one per table).
 impl<R: Rows> Rows for Option<R> {
     #[inline]
+    fn row_count(&self) -> usize {
+        self.as_ref().map_or(usize::MAX, Rows::row_count)
+    }
+
+    #[inline]
     fn split_rows(self, at: usize) -> (Self, Self) {
         match self {
             Some(rows) => {
@@ -271,6 +301,11 @@ impl<R: Rows> Rows for Option<R> {
 /// A column every row shares (`Has<T>` gives one per table).
 impl Rows for bool {
     #[inline]
+    fn row_count(&self) -> usize {
+        usize::MAX
+    }
+
+    #[inline]
     fn split_rows(self, _: usize) -> (Self, Self) {
         (self, self)
     }
@@ -279,6 +314,13 @@ impl Rows for bool {
 macro_rules! rows_for_tuple {
     ($($name:ident)+) => {
         impl<$($name: Rows),+> Rows for ($($name,)+) {
+            #[inline]
+            #[allow(non_snake_case, reason = "the tuple's type parameters name its fields")]
+            fn row_count(&self) -> usize {
+                let ($($name,)+) = self;
+                usize::MAX $(.min($name.row_count()))+
+            }
+
             #[inline]
             #[allow(non_snake_case, reason = "the tuple's type parameters name its fields")]
             fn split_rows(self, at: usize) -> (Self, Self) {
@@ -366,6 +408,16 @@ mod tests {
         let ((a0, b0, k0), (a1, b1, k1)) = (&a[..], &b[..], true).split_rows(1);
         assert_eq!((a0, b0, k0), (&[1u8][..], &[10u16][..], true));
         assert_eq!((a1, b1, k1), (&[2u8, 3, 4][..], &[20u16, 30, 40][..], true));
+    }
+
+    #[test]
+    fn a_tuples_row_count_is_its_shortest_columns() {
+        let (a, b) = ([1u8, 2, 3], [4u16, 5]);
+        assert_eq!((&a[..], &b[..]).row_count(), 2);
+        // Columns every row shares, and a column the table does not have, set no bound.
+        assert_eq!((&a[..], true, None::<&[u8]>).row_count(), 3);
+        assert_eq!((&b[..], Some(&a[..])).row_count(), 2);
+        assert_eq!((true, false).row_count(), usize::MAX);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::body::Aabb;
 use crate::config::PhysicsConfig;
 use crate::geometry::skin_at;
 use crate::rest::Awake;
-use crate::rows::{Changes, DENSE, count_rows, for_each_piece};
+use crate::rows::{Changes, DENSE, Rows, count_rows, for_each_piece};
 use crate::tiles::TileMap;
 
 /// Points `areas`' entry for `cell` at `index`.
@@ -91,8 +91,8 @@ pub(crate) fn update_partition(
         );
         let rows = (entities, (aabbs, rests), (areas, arrived));
         for_each_piece(rows, entities.len(), total, parallel, |rows| {
+            let len = rows.row_count();
             let (entities, (aabbs, rests), (areas, arrived)) = rows;
-            let len = (entities.len().min(aabbs.len())).min(rests.len().min(areas.len()));
             for row in 0..len {
                 // Decided from the `Awake` byte and the added tick alone: most bodies rest.
                 if !(rebuilt || rests[row].is_awake() || arrived.at(row)) {
