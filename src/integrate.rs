@@ -13,7 +13,8 @@ use crate::geometry::skin_at;
 use crate::layers::CollisionLayers;
 use crate::rest::{Awake, Rest};
 use crate::rows::{
-    Changes, Column, DENSE, Rows, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
+    BLOCK, Changes, Column, DENSE, Rows, Tracked, count_rows, end_of_block, for_each_marked,
+    for_each_piece, stamp_writes, unpack,
 };
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
@@ -244,40 +245,46 @@ pub(crate) fn integrate(
                 let len = rows.row_count();
                 let (entities, (mut a, mut v, mut o), mut f, mut s, own) = rows;
                 let (switches, (rests, awake), (switched, relayered)) = own;
-                let wake = |row| {
-                    wake_all
-                        || kinematic
-                        || switched.at(row)
-                        || relayered.is_some_and(|c| c.at(row))
-                };
-                for row in 0..len {
-                    let wake = wake(row);
-                    // A still body that nothing forces awake and nothing wrote rests: decided
-                    // from its `Awake` byte and change ticks alone (most bodies of a settled
-                    // scene). The others are decided by `Awake::begin`, from their components.
-                    let written = |row| {
-                        a.changed_at(row)
-                            || v.changed_at(row)
-                            || f.changed_at(row)
-                            || s.changed_at(row)
-                    };
-                    if !wake && awake[row].is_still() && !written(row) {
-                        awake[row].rest();
-                        continue;
+                let forced = wake_all || kinematic;
+                let wake = |row| forced || switched.at(row) || relayered.is_some_and(|c| c.at(row));
+                // A block of rows at a time. A still body that nothing forces awake and nothing
+                // wrote rests, decided from its `Awake` byte and change ticks alone (most bodies
+                // of a settled scene): each column is compared for the whole block at once, a
+                // few rows per instruction, marking the rows that may be awake. Only those are
+                // decided by `Awake::begin`, from their components.
+                for start in (0..len).step_by(BLOCK) {
+                    let rows = end_of_block(start, len) - start;
+                    let mut marks = [0u8; BLOCK];
+                    let marked = &mut marks[..rows];
+                    for (mark, awake) in marked.iter_mut().zip(&mut awake[start..]) {
+                        *mark = u8::from(forced || !awake.is_still());
+                        // A marked row is decided again below (`Awake::begin` sets the bit anew).
+                        awake.rest();
                     }
-                    work(
-                        (
-                            entities[row],
-                            a.at(row),
-                            v.at(row),
-                            o.at(row),
-                            f.at(row),
-                            s.at(row),
-                            &switches[row],
-                            (&mut rests[row], &mut awake[row]),
-                        ),
-                        (kinematic, wake),
-                    );
+                    a.mark_changed(start, marked);
+                    v.mark_changed(start, marked);
+                    f.mark_changed(start, marked);
+                    s.mark_changed(start, marked);
+                    switched.mark(start, marked);
+                    if let Some(relayered) = relayered {
+                        relayered.mark(start, marked);
+                    }
+                    for_each_marked(&marks, |i| {
+                        let row = start + i;
+                        work(
+                            (
+                                entities[row],
+                                a.at(row),
+                                v.at(row),
+                                o.at(row),
+                                f.at(row),
+                                s.at(row),
+                                &switches[row],
+                                (&mut rests[row], &mut awake[row]),
+                            ),
+                            (kinematic, wake(row)),
+                        );
+                    });
                 }
             },
         );

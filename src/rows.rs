@@ -9,7 +9,7 @@
 //! names the physics stage that last changed a body's `Velocity` or `Aabb`.
 
 use bevy::ecs::change_detection::{
-    ContiguousComponentTicksMut, ContiguousMut, ContiguousRef, MaybeLocation, Tick,
+    ContiguousComponentTicksMut, ContiguousMut, ContiguousRef, MAX_CHANGE_AGE, MaybeLocation, Tick,
 };
 use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::ecs::system::Query;
@@ -61,6 +61,46 @@ pub(crate) fn stamp_writes<T>(
     }
 }
 
+/// How many rows a pass that picks its rows with [`mark_newer`] marks at a time.
+pub(crate) const BLOCK: usize = 64;
+
+/// Where the block of rows that begins at `start` ends, in a pass over `len` rows.
+#[inline]
+pub(crate) fn end_of_block(start: usize, len: usize) -> usize {
+    (start + BLOCK).min(len)
+}
+
+/// Calls `f` with the index of each nonzero mark (each 0 or 1) of a block, in order, reading
+/// eight marks at a time.
+#[inline]
+pub(crate) fn for_each_marked(marks: &[u8; BLOCK], mut f: impl FnMut(usize)) {
+    for (word, eight) in marks.chunks_exact(8).enumerate() {
+        let mut bits = u64::from_le_bytes(eight.try_into().expect("eight marks"));
+        while bits != 0 {
+            f(word * 8 + bits.trailing_zeros() as usize / 8);
+            bits &= bits - 1;
+        }
+    }
+}
+
+/// Sets `marks[i]` to 1 for each tick `ticks[i]` newer than `last_run` (seen from `this_run`),
+/// leaving the others as they are: [`Tick::is_newer_than`] for a run of rows, as one
+/// subtraction and one comparison per row that the compiler does several rows at a time. A
+/// pass that leaves most rows alone finds the few it must look at this way, instead of testing
+/// each row's ticks one by one.
+///
+/// `is_newer_than` compares the two ages capped at `MAX_CHANGE_AGE`; as the system's age (the
+/// cap of `this_run - last_run`) is at most that cap, a tick is newer exactly when its own
+/// uncapped age is below the system's.
+#[inline]
+pub(crate) fn mark_newer(ticks: &[Tick], (last_run, this_run): (Tick, Tick), marks: &mut [u8]) {
+    let now = this_run.get();
+    let since = now.wrapping_sub(last_run.get()).min(MAX_CHANGE_AGE);
+    for (mark, tick) in marks.iter_mut().zip(ticks) {
+        *mark |= u8::from(now.wrapping_sub(tick.get()) < since);
+    }
+}
+
 /// A mutable component column of one table (or a piece of one), with its change ticks.
 pub(crate) struct Column<'a, T> {
     values: &'a mut [T],
@@ -83,10 +123,15 @@ impl<'a, T> Column<'a, T> {
         }
     }
 
-    /// Whether row `row` was changed (or added) since the system last ran, by anyone.
+    /// Marks (see [`mark_newer`]) the rows from `start` on that were changed since the system
+    /// last ran, by anyone, one mark per row.
     #[inline]
-    pub(crate) fn changed_at(&self, row: usize) -> bool {
-        self.changed[row].is_newer_than(self.last_run, self.this_run)
+    pub(crate) fn mark_changed(&self, start: usize, marks: &mut [u8]) {
+        mark_newer(
+            &self.changed[start..],
+            (self.last_run, self.this_run),
+            marks,
+        );
     }
 
     /// Row `row`, marking itself changed when written.
@@ -200,6 +245,12 @@ impl<'a> Changes<'a> {
     #[inline]
     pub(crate) fn at(&self, row: usize) -> bool {
         self.ticks[row].is_newer_than(self.last_run, self.this_run)
+    }
+
+    /// Marks (see [`mark_newer`]) those from row `start` on, one mark per row.
+    #[inline]
+    pub(crate) fn mark(&self, start: usize, marks: &mut [u8]) {
+        mark_newer(&self.ticks[start..], (self.last_run, self.this_run), marks);
     }
 
     /// For each row in order, whether it is among them.
@@ -418,6 +469,53 @@ mod tests {
         assert_eq!((&a[..], true, None::<&[u8]>).row_count(), 3);
         assert_eq!((&b[..], Some(&a[..])).row_count(), 2);
         assert_eq!((true, false).row_count(), usize::MAX);
+    }
+
+    #[test]
+    fn each_marked_row_is_visited_once_in_order() {
+        let mut marks = [0u8; BLOCK];
+        for i in [0, 7, 8, 9, 30, 63] {
+            marks[i] = 1;
+        }
+        let mut seen = Vec::new();
+        for_each_marked(&marks, |i| seen.push(i));
+        assert_eq!(seen, [0, 7, 8, 9, 30, 63]);
+        for_each_marked(&[0; BLOCK], |_| panic!("nothing is marked"));
+        assert_eq!(end_of_block(128, 150), 150);
+        assert_eq!(end_of_block(0, 150), BLOCK);
+    }
+
+    #[test]
+    fn marks_are_is_newer_than_for_every_age_and_wraparound() {
+        // Ticks around the system's last run, its present, and the cap of change ages, with the
+        // world's tick near zero and wrapped around.
+        for now in [9u32, 1_000, 7, u32::MAX - 3] {
+            for gap in [
+                0u32,
+                1,
+                4,
+                MAX_CHANGE_AGE - 1,
+                MAX_CHANGE_AGE,
+                MAX_CHANGE_AGE + 5,
+            ] {
+                let (last_run, this_run) = (Tick::new(now.wrapping_sub(gap)), Tick::new(now));
+                let ages = [0u32, 1, 2, 3, 4, 5, 9, 1 << 31, MAX_CHANGE_AGE, u32::MAX];
+                let ages = ages
+                    .iter()
+                    .flat_map(|&a| [a, gap.wrapping_sub(1), gap, gap + 1]);
+                let ticks: Vec<Tick> = ages.map(|age| Tick::new(now.wrapping_sub(age))).collect();
+                let mut marks = vec![0u8; ticks.len()];
+                mark_newer(&ticks, (last_run, this_run), &mut marks);
+                for (tick, mark) in ticks.iter().zip(&marks) {
+                    let newer = tick.is_newer_than(last_run, this_run);
+                    assert_eq!(*mark == 1, newer, "{tick:?} at {now} since {last_run:?}");
+                }
+                // A mark already set stays set.
+                let mut set = vec![1u8; ticks.len()];
+                mark_newer(&ticks, (last_run, this_run), &mut set);
+                assert!(set.iter().all(|&m| m == 1));
+            }
+        }
     }
 
     #[test]

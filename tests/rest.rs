@@ -144,6 +144,18 @@ fn meddle(app: &mut App, bodies: &[Entity], at: usize) {
         360 => {
             *world.get_mut::<CollisionLayers>(bodies[48]).unwrap() = CollisionLayers::default();
         }
+        390 => {
+            // A support's speed the game sets (as a conveyor would): most of these rest.
+            for &b in &bodies[140..160] {
+                world.get_mut::<BodyState>(b).unwrap().ground_velocity = Vec2::new(40.0, 90.0);
+            }
+        }
+        400 => {
+            // Flags the game clears: the next step starts from no contact last step.
+            for &b in &bodies[160..190] {
+                *world.get_mut::<PushFlags>(b).unwrap() = PushFlags::default();
+            }
+        }
         _ => {}
     }
 }
