@@ -5,7 +5,7 @@ use avian2d::prelude::*;
 use bevy::prelude::*;
 
 use crate::harness::{StepCount, base_app, count_steps};
-use crate::scene::{GRAVITY, PLATFORM_HALF, PLATFORM_SPEED, Scene, TILE, Tile, reverses_after};
+use crate::scene::{GRAVITY, PLATFORM_HALF, Scene, TILE, Tile, reverses_after};
 
 #[derive(Component)]
 struct Platform;
@@ -60,7 +60,7 @@ pub fn build(scene: &Scene) -> App {
             Platform,
             RigidBody::Kinematic,
             Collider::rectangle(PLATFORM_HALF.x * 2.0, PLATFORM_HALF.y * 2.0),
-            LinearVelocity(Vec2::new(PLATFORM_SPEED, 0.0)),
+            LinearVelocity(Vec2::new(scene.platform_speed, 0.0)),
             Transform::from_translation(p.extend(0.0)),
         ));
     }

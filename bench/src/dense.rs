@@ -17,7 +17,7 @@ use bevy_platformer_physics::tiles::collide::{
     PassThrough, TileBody, TileParams, collide_with_tiles, sweep_displacement,
 };
 
-use crate::scene::{DT, GRAVITY, PLATFORM_HALF, PLATFORM_SPEED, Scene, reverses_after};
+use crate::scene::{DT, GRAVITY, PLATFORM_HALF, Scene, reverses_after};
 
 const PIECES: usize = 64;
 
@@ -122,7 +122,7 @@ impl Dense {
             scene
                 .platforms
                 .iter()
-                .map(|&p| body(p, PLATFORM_HALF, Vec2::new(PLATFORM_SPEED, 0.0), true)),
+                .map(|&p| body(p, PLATFORM_HALF, Vec2::new(scene.platform_speed, 0.0), true)),
         );
         Self {
             map,

@@ -9,6 +9,7 @@
 //! PILE_STAGES=1 cargo run --release -p pile-bench -- one ours 64000   # and each stage's median
 //! cargo run --release -p pile-bench -- one dense 64000  # the experiment of dense.rs
 //! PILE_STEPS=40 cargo run --release -p pile-bench -- one ours 4000   # 40 measured steps
+//! PILE_STILL=1 PILE_WARM_UP=600 cargo run --release -p pile-bench -- one ours 16000   # settled
 //! bench/instructions.sh 4000          # instructions per body per step (valgrind)
 //! cargo run --release -p pile-bench --features count-allocs -- one ours 16000   # allocations
 //! ```
@@ -35,6 +36,7 @@ use std::time::Instant;
 use scene::{Outcome, Scene};
 
 pub const ENGINES: [&str; 4] = ["ours", "avian2d", "rapier", "floor"];
+/// Steps run before the measured ones ([`warm_up`]).
 const WARM_UP: usize = 60;
 /// How many times each engine runs at each size by default (the median round is reported).
 const ROUNDS: usize = 3;
@@ -182,7 +184,7 @@ fn run_process(
 fn run_dense(scene: &Scene, cell_tiles: u32) -> Run {
     let mut dense = dense::Dense::build(scene, cell_tiles);
     let times = measure(|| dense.step());
-    let rows = &dense.stages[WARM_UP..];
+    let rows = &dense.stages[warm_up()..];
     let line = report::stage_medians("dense stages (median ms):", &dense::STAGES, rows);
     eprintln!("{line}");
     summarize("dense", scene, times, &dense.boxes())
@@ -198,9 +200,18 @@ fn measured_steps() -> usize {
         .map_or(MEASURED, |n: usize| n.max(2))
 }
 
-/// Runs `step` [`WARM_UP`] times, then times it [`measured_steps`] times (ms).
+/// How many steps run before the measured ones: [`WARM_UP`], or `PILE_WARM_UP` when set (with
+/// `PILE_STILL=1`, 600 lets the pile settle first).
+fn warm_up() -> usize {
+    std::env::var("PILE_WARM_UP")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(WARM_UP)
+}
+
+/// Runs `step` [`warm_up`] times, then times it [`measured_steps`] times (ms).
 fn measure(mut step: impl FnMut()) -> Vec<f64> {
-    for _ in 0..WARM_UP {
+    for _ in 0..warm_up() {
         step();
     }
     (0..measured_steps())

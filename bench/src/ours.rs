@@ -5,7 +5,7 @@ use bevy_platformer_physics::prelude::*;
 use bevy_platformer_physics::timing::{STAGES, StageTimingPlugin, StageTimings};
 
 use crate::harness::{StepCount, base_app, count_steps};
-use crate::scene::{PLATFORM_HALF, PLATFORM_SPEED, Scene, reverses_after};
+use crate::scene::{PLATFORM_HALF, Scene, reverses_after};
 
 #[derive(Component)]
 struct Platform;
@@ -54,7 +54,7 @@ pub fn build(scene: &Scene, cell_tiles: u32) -> App {
             Platform,
             Kinematic,
             Aabb::new(p, PLATFORM_HALF),
-            Velocity(Vec2::new(PLATFORM_SPEED, 0.0)),
+            Velocity(Vec2::new(scene.platform_speed, 0.0)),
         ));
     }
     app

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy_rapier2d::prelude::*;
 
 use crate::harness::{StepCount, base_app, count_steps};
-use crate::scene::{DT, GRAVITY, PLATFORM_HALF, PLATFORM_SPEED, Scene, TILE, Tile, reverses_after};
+use crate::scene::{DT, GRAVITY, PLATFORM_HALF, Scene, TILE, Tile, reverses_after};
 
 #[derive(Component)]
 struct Platform;
@@ -66,7 +66,7 @@ pub fn build(scene: &Scene) -> App {
             Platform,
             RigidBody::KinematicVelocityBased,
             Collider::cuboid(PLATFORM_HALF.x, PLATFORM_HALF.y),
-            Velocity::linear(Vec2::new(PLATFORM_SPEED, 0.0)),
+            Velocity::linear(Vec2::new(scene.platform_speed, 0.0)),
             Transform::from_translation(p.extend(0.0)),
         ));
     }

@@ -28,6 +28,10 @@ pub struct Scene {
     pub tiles: Vec<Tile>,
     pub bodies: Vec<Body>,
     pub platforms: Vec<Vec2>,
+    /// The platforms' starting x velocity: [`PLATFORM_SPEED`], or 0 with `PILE_STILL=1` (a
+    /// diagnostic, not the benchmark: nothing then moves once the pile has settled, which
+    /// shows what a step costs that has almost nothing to do).
+    pub platform_speed: f32,
 }
 
 impl Scene {
@@ -100,6 +104,11 @@ impl Scene {
             tiles,
             bodies,
             platforms,
+            platform_speed: if std::env::var_os("PILE_STILL").is_some() {
+                0.0
+            } else {
+                PLATFORM_SPEED
+            },
         }
     }
 
