@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo run --release -p pile-bench                 # 1k, 4k, 16k, 64k; writes bench/results/
-//! cargo run --release -p pile-bench -- --rounds 1    # each engine once per size (default 3)
+//! cargo run --release -p pile-bench -- --rounds 1    # each engine once per size (default 5)
 //! cargo run --release -p pile-bench -- --sizes 1000,4000 --engines ours,floor
 //! cargo run --release -p pile-bench -- one ours 16000   # one process: one JSON line
 //! PILE_STAGES=1 cargo run --release -p pile-bench -- one ours 64000   # and each stage's median
@@ -39,7 +39,7 @@ pub const ENGINES: [&str; 4] = ["ours", "avian2d", "rapier", "floor"];
 /// Steps run before the measured ones ([`warm_up`]).
 const WARM_UP: usize = 60;
 /// How many times each engine runs at each size by default (the median round is reported).
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 5;
 /// Our partition's cell size in tiles in the comparison (see `run_one`).
 const CELL_TILES: u32 = 8;
 const MEASURED: usize = 240;
@@ -51,8 +51,13 @@ const TOO_SLOW_MS: f64 = 1000.0;
 pub struct Run {
     pub engine: String,
     pub n: usize,
+    /// The median and mean time of a step: one run of the fixed schedule, everything the
+    /// engine does in it (`BENCH_SCENE.md`; [`harness::StepClock`]).
     pub median_ms: f64,
     pub mean_ms: f64,
+    /// The median time of a whole `App::update`: the step, and the schedules Bevy runs around
+    /// it every frame (time, messages, `Transform` propagation), which a game pays too.
+    pub update_ms: f64,
     pub outcome: Outcome,
 }
 
@@ -173,8 +178,8 @@ fn run_process(
         return None;
     };
     eprintln!(
-        "  median {:.3} ms, mean {:.3} ms",
-        run.median_ms, run.mean_ms
+        "  step: median {:.3} ms, mean {:.3} ms; whole update: median {:.3} ms",
+        run.median_ms, run.mean_ms, run.update_ms
     );
     Some(run)
 }
@@ -183,7 +188,11 @@ fn run_process(
 /// the median of each of its stages (stderr).
 fn run_dense(scene: &Scene, cell_tiles: u32) -> Run {
     let mut dense = dense::Dense::build(scene, cell_tiles);
-    let times = measure(|| dense.step());
+    // No app around it: the step is all there is.
+    let times = measure(|| {
+        dense.step();
+        None
+    });
     let rows = &dense.stages[warm_up()..];
     let line = report::stage_medians("dense stages (median ms):", &dense::STAGES, rows);
     eprintln!("{line}");
@@ -209,35 +218,58 @@ fn warm_up() -> usize {
         .unwrap_or(WARM_UP)
 }
 
-/// Runs `step` [`warm_up`] times, then times it [`measured_steps`] times (ms).
-fn measure(mut step: impl FnMut()) -> Vec<f64> {
-    for _ in 0..warm_up() {
-        step();
-    }
-    (0..measured_steps())
-        .map(|_| {
-            let t = Instant::now();
-            step();
-            t.elapsed().as_secs_f64() * 1000.0
-        })
-        .collect()
+/// What [`measure`] timed: each measured step and each whole update around it (ms).
+struct Times {
+    steps: Vec<f64>,
+    updates: Vec<f64>,
 }
 
-/// Median, mean and the outcome of one run.
-fn summarize(engine: &str, scene: &Scene, mut times: Vec<f64>, boxes: &[(Vec2, Vec2)]) -> Run {
-    let mean_ms = times.iter().sum::<f64>() / times.len() as f64;
+/// Runs `update` [`warm_up`] times, then times it [`measured_steps`] times: the whole call,
+/// and the step inside it that `update` returns (ms; `None`: the whole call is the step).
+fn measure(update: impl FnMut() -> Option<f64>) -> Times {
+    measure_counted(warm_up(), measured_steps(), update)
+}
+
+/// [`measure`] with `warm_up` and `measured` steps.
+fn measure_counted(
+    warm_up: usize,
+    measured: usize,
+    mut update: impl FnMut() -> Option<f64>,
+) -> Times {
+    for _ in 0..warm_up {
+        update();
+    }
+    let (steps, updates) = (0..measured)
+        .map(|_| {
+            let t = Instant::now();
+            let step = update();
+            let whole = t.elapsed().as_secs_f64() * 1000.0;
+            (step.unwrap_or(whole), whole)
+        })
+        .unzip();
+    Times { steps, updates }
+}
+
+/// The median of `times` (of an even count, the mean of the middle two).
+fn median(times: &mut [f64]) -> f64 {
     times.sort_by(f64::total_cmp);
     let half = times.len() / 2;
-    let median_ms = if times.len().is_multiple_of(2) {
+    if times.len().is_multiple_of(2) {
         (times[half - 1] + times[half]) / 2.0
     } else {
         times[half]
-    };
+    }
+}
+
+/// Median, mean and the outcome of one run.
+fn summarize(engine: &str, scene: &Scene, mut times: Times, boxes: &[(Vec2, Vec2)]) -> Run {
+    let mean_ms = times.steps.iter().sum::<f64>() / times.steps.len() as f64;
     Run {
         engine: engine.to_string(),
         n: scene.bodies.len(),
-        median_ms,
+        median_ms: median(&mut times.steps),
         mean_ms,
+        update_ms: median(&mut times.updates),
         outcome: scene::outcome(scene, boxes),
     }
 }
@@ -270,7 +302,11 @@ fn run_one(engine: &str, n: usize) -> Run {
     app.cleanup();
     // The first update starts the clock and runs no fixed step.
     app.update();
-    let times = measure(|| app.update());
+    let times = measure(|| {
+        app.update();
+        let step = app.world().resource::<harness::StepClock>().last;
+        Some(step.as_secs_f64() * 1000.0)
+    });
     if stages {
         ours::print_stages(&mut app, measured_steps());
     }
@@ -309,6 +345,7 @@ mod tests {
             n: 1000,
             median_ms,
             mean_ms: median_ms + 0.5,
+            update_ms: median_ms + 0.25,
             outcome: Outcome::default(),
         };
         let median = |ms: &[f64]| median_round(ms.iter().map(|&m| run(m)).collect());
@@ -324,5 +361,28 @@ mod tests {
             "the slower of two"
         );
         assert!(median(&[]).is_none());
+    }
+
+    #[test]
+    fn measure_reports_the_step_and_the_whole_update() {
+        let mut calls = 0;
+        let times = measure_counted(1, 3, || {
+            calls += 1;
+            std::thread::sleep(std::time::Duration::from_millis(4));
+            Some(1.5)
+        });
+        assert_eq!(calls, 4, "one warm-up and three measured updates");
+        assert_eq!(times.steps, [1.5; 3]);
+        assert!(
+            times.updates.iter().all(|&ms| ms >= 4.0),
+            "{:?}",
+            times.updates
+        );
+        let run = summarize("ours", &Scene::pile(1000), times, &[]);
+        assert_eq!((run.median_ms, run.mean_ms), (1.5, 1.5));
+        assert!(run.update_ms >= 4.0);
+        // Without a step of its own, the whole update is the step.
+        let times = measure_counted(0, 3, || None);
+        assert_eq!(times.steps, times.updates);
     }
 }

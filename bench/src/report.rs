@@ -17,11 +17,12 @@ pub fn stage_medians<const N: usize>(label: &str, names: &[&str; N], rows: &[[f6
 
 pub fn json_line(r: &Run) -> String {
     format!(
-        "{{\"engine\":\"{}\",\"n\":{},\"median_ms\":{:.5},\"mean_ms\":{:.5},\"fell\":{},\"body_overlap\":{:.5},\"tile_overlap\":{:.5}}}",
+        "{{\"engine\":\"{}\",\"n\":{},\"median_ms\":{:.5},\"mean_ms\":{:.5},\"update_ms\":{:.5},\"fell\":{},\"body_overlap\":{:.5},\"tile_overlap\":{:.5}}}",
         r.engine,
         r.n,
         r.median_ms,
         r.mean_ms,
+        r.update_ms,
         r.outcome.fell,
         r.outcome.body_overlap,
         r.outcome.tile_overlap
@@ -42,6 +43,7 @@ pub fn parse_line(line: &str) -> Option<Run> {
         n: field("n")?.parse().ok()?,
         median_ms: field("median_ms")?.parse().ok()?,
         mean_ms: field("mean_ms")?.parse().ok()?,
+        update_ms: field("update_ms")?.parse().ok()?,
         outcome: Outcome {
             fell: field("fell")?.parse().ok()?,
             body_overlap: field("body_overlap")?.parse().ok()?,
@@ -64,8 +66,8 @@ pub fn markdown(runs: &[Run]) -> String {
     sizes.sort_unstable();
     sizes.dedup();
     let mut s = String::new();
-    s.push_str("| engine | N | median ms/step | mean ms/step | x floor | fell through floor | max body-body overlap | max body-tile overlap |\n");
-    s.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    s.push_str("| engine | N | median ms/step | mean ms/step | x floor | median ms/update | fell through floor | max body-body overlap | max body-tile overlap |\n");
+    s.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for &n in &sizes {
         let floor = find(runs, "floor", n).map(|r| r.median_ms);
         for engine in ENGINES {
@@ -82,30 +84,33 @@ pub fn markdown(runs: &[Run]) -> String {
                 )
             };
             s.push_str(&format!(
-                "| {engine} | {n} | {:.3} | {:.3} | {vs_floor} | {outcome} |\n",
-                r.median_ms, r.mean_ms
+                "| {engine} | {n} | {:.3} | {:.3} | {vs_floor} | {:.3} | {outcome} |\n",
+                r.median_ms, r.mean_ms, r.update_ms
             ));
         }
     }
-    s.push_str("\n| N | ours vs the faster peer (median) | ours ms per 1k bodies |\n| ---: | ---: | ---: |\n");
+    s.push_str("\n| N | ours vs the faster peer (median step) | the same, whole update | ours ms per 1k bodies (step) |\n| ---: | ---: | ---: | ---: |\n");
     for &n in &sizes {
-        let ours = find(runs, "ours", n);
-        let peer = ["avian2d", "rapier"]
-            .iter()
+        let Some(o) = find(runs, "ours", n) else {
+            continue;
+        };
+        let peers: Vec<&Run> = (["avian2d", "rapier"].iter())
             .filter_map(|e| find(runs, e, n))
-            .map(|r| r.median_ms)
-            .fold(f64::INFINITY, f64::min);
-        if let Some(o) = ours {
-            let ratio = if peer.is_finite() {
-                format!("{:.1}x faster", peer / o.median_ms)
+            .collect();
+        let ratio = |time: fn(&Run) -> f64| {
+            let peer = peers.iter().map(|r| time(r)).fold(f64::INFINITY, f64::min);
+            if peer.is_finite() {
+                format!("{:.1}x faster", peer / time(o))
             } else {
                 "-".into()
-            };
-            s.push_str(&format!(
-                "| {n} | {ratio} | {:.4} |\n",
-                o.median_ms / (n as f64 / 1000.0)
-            ));
-        }
+            }
+        };
+        s.push_str(&format!(
+            "| {n} | {} | {} | {:.4} |\n",
+            ratio(|r| r.median_ms),
+            ratio(|r| r.update_ms),
+            o.median_ms / (n as f64 / 1000.0)
+        ));
     }
     s
 }
