@@ -2,7 +2,9 @@
 # Compares two builds of the bench by running them alternately, so a busy or quiet spell of
 # the machine falls on both: each round runs `PILE_STAGES=1 BIN one ours N` for every binary,
 # the binaries' order flips every round, and the medians over the rounds of each stage and of
-# the whole step are printed per binary.
+# the whole step are printed per binary. The step is the bench's `median_ms`: one run of the
+# fixed schedule (since 3bcd51b; before it, the whole `App::update`), so compare builds from the
+# same side of that change.
 #
 #   cargo build --release -p pile-bench && cp target/release/pile-bench /tmp/after
 #   git stash; cargo build --release -p pile-bench && cp target/release/pile-bench /tmp/before
