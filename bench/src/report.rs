@@ -114,3 +114,62 @@ pub fn markdown(runs: &[Run]) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(engine: &str, median_ms: f64, update_ms: f64) -> Run {
+        Run {
+            engine: engine.into(),
+            n: 16000,
+            median_ms,
+            mean_ms: median_ms * 1.1,
+            update_ms,
+            outcome: Outcome {
+                fell: 2,
+                body_overlap: 1.5,
+                tile_overlap: 0.25,
+            },
+        }
+    }
+
+    #[test]
+    fn a_json_line_reads_back_the_same() {
+        let r = run("rapier", 17.5, 18.0);
+        let back = parse_line(&json_line(&r)).expect("a line it wrote");
+        assert_eq!(
+            (
+                back.engine.as_str(),
+                back.n,
+                back.median_ms,
+                back.mean_ms,
+                back.update_ms
+            ),
+            ("rapier", 16000, 17.5, 19.25, 18.0)
+        );
+        assert_eq!(back.outcome.fell, 2);
+        assert!(parse_line("median 1.0 ms").is_none());
+    }
+
+    #[test]
+    fn the_table_gives_the_step_the_update_and_both_ratios() {
+        let runs = [
+            run("ours", 0.75, 0.95),
+            run("avian2d", 40.0, 40.5),
+            run("rapier", 18.0, 19.0),
+            run("floor", 0.1, 0.2),
+        ];
+        let table = markdown(&runs);
+        assert!(
+            table.contains("| ours | 16000 | 0.750 | 0.825 | 7.5 | 0.950 | 2 | 1.500 | 0.250 |"),
+            "{table}"
+        );
+        assert!(table.contains("| floor | 16000 | 0.100 | 0.110 | 1.0 | 0.200 | - | - | - |"));
+        // Against the faster peer, rapier: 18 / 0.75 on the step, 19 / 0.95 on the update.
+        assert!(
+            table.contains("| 16000 | 24.0x faster | 20.0x faster | 0.0469 |"),
+            "{table}"
+        );
+    }
+}
