@@ -348,6 +348,8 @@ pub(crate) mod warn_bits {
     pub const BAD_VELOCITY: u8 = 2;
     pub const OUTSIDE_MAP: u8 = 4;
     pub const EMBEDDED: u8 = 8;
+    /// Not a warning: a [`Squished`](crate::Squished) message was written for this episode.
+    pub const SQUISHED: u8 = 16;
 }
 
 impl BodyState {

@@ -25,10 +25,19 @@ pub struct PhysicsConfig {
     /// Acceleration applied to every body whose [`BodySwitches::gravity`] is on. Default
     /// `(0, -980)`. Use `Vec2::ZERO` for a top-down game.
     ///
+    /// A gravity with a NaN or infinite component is refused: the step warns once and keeps
+    /// the last valid gravity (zero if there was none) until a valid one is set.
+    ///
     /// [`BodySwitches::gravity`]: crate::BodySwitches::gravity
     pub gravity: Vec2,
-    /// Gravity never makes a body fall faster than this (article 001's clamp). Default `1200`.
-    /// It does not limit speeds you set yourself.
+    /// Gravity never makes a body fall faster than this along gravity (article 001's clamp).
+    /// Default `1200`; `f32::INFINITY` for no cap.
+    ///
+    /// It does not limit speeds you set yourself: a body already falling at this speed or
+    /// faster (a dive the game set) gains nothing from gravity and keeps its speed, and a
+    /// slower one gains at most what takes it to the cap. Only the speed along gravity is
+    /// capped; the speed across it is never touched. A NaN or negative value is refused like a
+    /// bad gravity (the last valid value is kept, `1200` if there was none).
     pub max_fall_speed: f32,
     /// How fast a body standing on tiles or on another body loses horizontal speed relative to
     /// what it stands on, per second: after standing for `t` seconds its speed relative to the
@@ -52,8 +61,11 @@ pub struct PhysicsConfig {
     /// step of the position far from the origin. Default `0.001`.
     pub contact_tolerance: f32,
     /// A body found overlapping solid tiles is pushed out through their open faces. When it
-    /// overlaps them by more than this on every open face, it is left in place with one warning
-    /// and moves freely until it comes out. Default `64`.
+    /// overlaps them by more than this on every open face (or has no room: it is taller than
+    /// the gap between a floor and a ceiling), it is left in place with one warning and held
+    /// there: it moves only away from the tiles that press on it, never deeper into them or
+    /// through them, and a [`Squished`](crate::Squished) message is written if they press on
+    /// two opposite sides. Default `64`.
     pub max_depenetration: f32,
     /// Side of a [`Partition`](crate::partition::Partition) cell, in tiles (article 000's
     /// 16 x 16). Changing it rebuilds the partition at the next step. Default `16`.
@@ -111,5 +123,81 @@ impl Default for PhysicsConfig {
             collision_events: true,
             skip_resting_bodies: true,
         }
+    }
+}
+
+/// The gravity and fall-speed cap the step uses: [`PhysicsConfig`]'s, or the last valid ones
+/// while it holds a gravity that is not finite or a cap that is NaN or negative (with one
+/// warning per spell of bad values).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CheckedFall {
+    gravity: Vec2,
+    max_fall_speed: f32,
+    warned: bool,
+}
+
+impl Default for CheckedFall {
+    /// No valid value seen yet: zero gravity, the default cap.
+    fn default() -> Self {
+        Self {
+            gravity: Vec2::ZERO,
+            max_fall_speed: PhysicsConfig::default().max_fall_speed,
+            warned: false,
+        }
+    }
+}
+
+impl CheckedFall {
+    /// Takes `config`'s values that are valid, and returns the (gravity, cap) to use.
+    pub(crate) fn update(&mut self, config: &PhysicsConfig) -> (Vec2, f32) {
+        let gravity_ok = config.gravity.is_finite();
+        let cap_ok = config.max_fall_speed >= 0.0;
+        if gravity_ok {
+            self.gravity = config.gravity;
+        }
+        if cap_ok {
+            self.max_fall_speed = config.max_fall_speed;
+        }
+        let bad = !(gravity_ok && cap_ok);
+        if bad && !self.warned {
+            warn!(
+                "PhysicsConfig has gravity {} and max_fall_speed {} (gravity must be finite, \
+                 max_fall_speed zero or more); the step keeps gravity {} and max_fall_speed {} \
+                 until both are valid",
+                config.gravity, config.max_fall_speed, self.gravity, self.max_fall_speed
+            );
+        }
+        self.warned = bad;
+        (self.gravity, self.max_fall_speed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_gravity_keeps_the_last_valid_value() {
+        let mut fall = CheckedFall::default();
+        let mut config = PhysicsConfig {
+            gravity: Vec2::new(f32::NAN, -10.0),
+            ..default()
+        };
+        // No valid gravity seen yet: zero, and the default cap.
+        assert_eq!(fall.update(&config), (Vec2::ZERO, 1200.0));
+        assert!(fall.warned);
+        config.gravity = Vec2::new(0.0, -500.0);
+        assert_eq!(fall.update(&config), (Vec2::new(0.0, -500.0), 1200.0));
+        assert!(!fall.warned, "valid again: a later bad value warns again");
+        config.gravity = Vec2::new(0.0, f32::NEG_INFINITY);
+        config.max_fall_speed = 300.0;
+        assert_eq!(fall.update(&config), (Vec2::new(0.0, -500.0), 300.0));
+        config.gravity = Vec2::ZERO;
+        for bad in [f32::NAN, -1.0] {
+            config.max_fall_speed = bad;
+            assert_eq!(fall.update(&config), (Vec2::ZERO, 300.0), "{bad}");
+        }
+        config.max_fall_speed = f32::INFINITY;
+        assert_eq!(fall.update(&config), (Vec2::ZERO, f32::INFINITY));
     }
 }

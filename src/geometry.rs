@@ -141,11 +141,17 @@ pub fn pair_skin(base: f32, a: Vec2, b: Vec2) -> f32 {
 /// The tolerance used at world position `p`: `base` plus one float step (ulp) of `p`'s largest
 /// coordinate, so far from the origin, where one step can exceed `base`, a flush contact still
 /// reads as touching, and no overlap larger than that one step is ever tolerated.
+///
+/// The step is the one above the coordinate, except at `f32::MAX`, where there is none (the
+/// next float is infinity) and the step below is used: the tolerance is finite for every
+/// finite position, so a body at the edge of the float range touches nothing near the origin.
 #[inline]
 pub fn skin_at(base: f32, p: Vec2) -> f32 {
     let m = p.x.abs().max(p.y.abs());
-    let ulp = if m.is_finite() {
-        f32::from_bits(m.to_bits() + 1) - m
+    let ulp = if m < f32::MAX {
+        m.next_up() - m
+    } else if m == f32::MAX {
+        m - m.next_down()
     } else {
         0.0
     };
@@ -668,5 +674,27 @@ mod tests {
         let far = skin_at(1e-3, Vec2::new(128_000.0, 5.0));
         assert!((far - (1e-3 + 1.0 / 128.0)).abs() < 1e-6, "{far}");
         assert!(far < 0.01);
+    }
+
+    #[test]
+    fn skin_is_finite_at_the_edge_of_the_float_range() {
+        // One step below f32::MAX is 2^104; above it there is only infinity.
+        let edge = skin_at(1e-3, Vec2::new(f32::MAX, -f32::MAX));
+        assert_eq!(edge, 1e-3 + 2f32.powi(104));
+        assert_eq!(skin_at(1e-3, Vec2::splat(f32::INFINITY)), 1e-3);
+        assert_eq!(skin_at(1e-3, Vec2::new(f32::NAN, 0.0)), 1e-3);
+        // Below f32::MAX it is the step above the coordinate, as it always was.
+        for m in [
+            0.0,
+            1e-40,
+            16.0,
+            31.999,
+            128_000.0,
+            3e38,
+            f32::MAX.next_down(),
+        ] {
+            let above = f32::from_bits(f32::to_bits(m) + 1) - m;
+            assert_eq!(skin_at(1e-3, Vec2::new(0.0, -m)), 1e-3 + above, "{m}");
+        }
     }
 }

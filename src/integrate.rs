@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use crate::body::{
     Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits, warn_once_while,
 };
-use crate::config::PhysicsConfig;
+use crate::config::{CheckedFall, PhysicsConfig};
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
 use crate::layers::CollisionLayers;
@@ -19,41 +19,64 @@ use crate::rows::{
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
 
-/// Adds `gravity * dt` to `velocity`, then caps the speed along gravity at `max_fall_speed`.
+/// Adds `gravity * dt` to `velocity`, but never makes the body fall faster than
+/// `max_fall_speed` along gravity: a body already falling at least that fast (at the cap, or
+/// faster because the game set its speed) gains nothing from gravity and keeps its speed; a
+/// slower one gains at most what takes it to the cap. Only the component along gravity
+/// changes, so slanted gravity never adds speed across itself.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::apply_gravity;
+///
+/// let g = Vec2::new(0.0, -600.0);
+/// // Gravity accelerates a body up to the cap...
+/// assert_eq!(apply_gravity(Vec2::new(5.0, -900.0), g, 1000.0, 0.5), Vec2::new(5.0, -1000.0));
+/// // ...and leaves alone a dive the game set faster than it.
+/// assert_eq!(apply_gravity(Vec2::new(0.0, -3000.0), g, 1000.0, 0.5), Vec2::new(0.0, -3000.0));
+/// ```
 #[inline(always)]
 pub fn apply_gravity(velocity: Vec2, gravity: Vec2, max_fall_speed: f32, dt: f32) -> Vec2 {
     let v = velocity + gravity * dt;
     // Axis-aligned gravity (the usual case) is capped exactly on its axis.
     if gravity.x == 0.0 && gravity.y != 0.0 {
-        let down = gravity.y.signum();
-        if v.y * down > max_fall_speed {
-            return Vec2::new(v.x, max_fall_speed * down);
-        }
-        return v;
+        let fall = cap_fall(velocity.y, v.y, gravity.y.signum(), max_fall_speed);
+        return Vec2::new(v.x, fall);
     }
-    cap_fall_off_axis(v, gravity, max_fall_speed)
+    cap_fall_off_axis(velocity, v, gravity, max_fall_speed)
+}
+
+/// The speed along an axis of gravity pointing to `down` (`1` or `-1`) after gravity took it
+/// from `before` to `after`: `before` when that was at the cap or beyond, else `after` capped.
+#[inline(always)]
+fn cap_fall(before: f32, after: f32, down: f32, max_fall_speed: f32) -> f32 {
+    if before * down >= max_fall_speed {
+        before
+    } else if after * down > max_fall_speed {
+        max_fall_speed * down
+    } else {
+        after
+    }
 }
 
 /// [`apply_gravity`]'s cap for sideways or slanted gravity, out of line: every body takes the
-/// vertical case every step.
+/// vertical case every step. `v` is `before` plus the step's gravity.
 #[inline(never)]
-fn cap_fall_off_axis(v: Vec2, gravity: Vec2, max_fall_speed: f32) -> Vec2 {
-    let mut v = v;
+fn cap_fall_off_axis(before: Vec2, v: Vec2, gravity: Vec2, max_fall_speed: f32) -> Vec2 {
     if gravity.y == 0.0 && gravity.x != 0.0 {
-        let down = gravity.x.signum();
-        if v.x * down > max_fall_speed {
-            v.x = max_fall_speed * down;
-        }
-        return v;
+        let fall = cap_fall(before.x, v.x, gravity.x.signum(), max_fall_speed);
+        return Vec2::new(fall, v.y);
     }
     let Some(down) = gravity.try_normalize() else {
         return v;
     };
-    let falling = v.dot(down);
-    if falling > max_fall_speed {
-        v += down * (max_fall_speed - falling);
+    let falling = before.dot(down);
+    if falling >= max_fall_speed {
+        return before;
     }
-    v
+    // The gravity added, along `down` only, and no more than to the cap.
+    let added = (v - before).dot(down).min(max_fall_speed - falling);
+    before + down * added
 }
 
 type IntegrateQuery<'w, 's> = Query<
@@ -92,7 +115,7 @@ pub(crate) fn integrate(
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     mut bodies: IntegrateQuery,
-    mut last_dt: Local<f32>,
+    (mut last_dt, mut fall): (Local<f32>, Local<CheckedFall>),
 ) {
     let dt = time.timestep().as_secs_f32();
     // Every body is awake after a change of what every body's step depends on (and always
@@ -102,11 +125,9 @@ pub(crate) fn integrate(
         || map.is_changed()
         || core::mem::replace(&mut *last_dt, dt) != dt;
     // Copied out of the resource: read through it, they were loaded again for every body.
-    let (gravity, max_fall_speed, touch) = (
-        config.gravity,
-        config.max_fall_speed,
-        config.contact_tolerance,
-    );
+    // A bad gravity or cap is refused (warned once); the last valid one is used.
+    let (gravity, max_fall_speed) = fall.update(&config);
+    let touch = config.contact_tolerance;
     let map = &*map;
     let work = |(
         entity,
@@ -325,10 +346,48 @@ mod tests {
         );
         let slanted = apply_gravity(Vec2::ZERO, Vec2::new(3000.0, -4000.0), 1000.0, 1.0);
         assert!((slanted - Vec2::new(600.0, -800.0)).length() < 1e-3);
+        // A speed at the cap or beyond it (set by the game) is kept, on every axis.
+        assert_eq!(
+            apply_gravity(Vec2::new(2.0, -1000.0), g, 1000.0, 0.5),
+            Vec2::new(2.0, -1000.0)
+        );
+        assert_eq!(
+            apply_gravity(Vec2::new(7.0, -30_000.0), g, 1000.0, 0.5),
+            Vec2::new(7.0, -30_000.0)
+        );
+        assert_eq!(
+            apply_gravity(Vec2::new(5000.0, 1.0), Vec2::new(600.0, 0.0), 1000.0, 0.5),
+            Vec2::new(5000.0, 1.0)
+        );
         // No gravity, no cap.
         assert_eq!(
             apply_gravity(Vec2::new(0.0, -5000.0), Vec2::ZERO, 10.0, 0.5).y,
             -5000.0
         );
+    }
+
+    #[test]
+    fn slanted_gravity_never_adds_speed_across_itself() {
+        let g = Vec2::new(-380.5, -500.0);
+        let down = g.normalize();
+        let across = Vec2::new(-down.y, down.x);
+        for v in [
+            Vec2::ZERO,
+            Vec2::new(0.0, -2000.0),
+            Vec2::new(0.0, -30_455.0),
+            Vec2::new(300.0, 900.0),
+            Vec2::new(-800.0, -700.0),
+        ] {
+            let after = apply_gravity(v, g, 1200.0, 1.0 / 60.0);
+            let gained = after - v;
+            assert!(gained.dot(across).abs() < 1e-2, "{v} -> {after}");
+            // Never faster along gravity than the cap, unless it already was (then unchanged).
+            if v.dot(down) >= 1200.0 {
+                assert_eq!(after, v);
+            } else {
+                assert!(after.dot(down) <= 1200.0 + 1e-2, "{v} -> {after}");
+                assert!(gained.dot(down) >= 0.0, "{v} -> {after}");
+            }
+        }
     }
 }

@@ -45,14 +45,16 @@
 //! ```text
 //! your input systems      .before(PhysicsSystems::Integrate): set Velocity, jump, climb
 //!   -> Integrate          old position; bad input; gravity + max fall speed; kinematic moves
-//!   -> TileCollide        depenetrate; one-way snap; swept move-and-slide; flags; friction
+//!   -> TileCollide        depenetrate (or hold; Squished); one-way snap; swept
+//!                         move-and-slide; flags; friction
 //!                         (a body given the same input as last time reuses its TileMemo)
 //!   -> UpdatePartition    moved bodies change cells in the Partition (incremental)
 //!   -> DetectPairs        per cell, each pair once; each body's contacts laid out (and
 //!                         written into its Contacts if it has one); touching counts;
 //!                         CollisionStarted / CollisionEnded
 //!   -> Respond            per body from its own contacts: speed-ratio split, axis choice,
-//!                         accumulated offset; object PushFlags; Transform follows Aabb
+//!                         accumulated offset; object PushFlags; Transform follows Aabb;
+//!                         the bodies it moved are filed again in the Partition
 //!   -> Sense              each Sensor's bodies; SensorEntered / SensorExited
 //! your gameplay systems   .after(PhysicsSystems::Sense): read PushFlags, BodyState, messages
 //! ```
@@ -114,7 +116,7 @@ pub use config::PhysicsConfig;
 pub use flags::{PushFlags, Side};
 pub use integrate::apply_gravity;
 pub use layers::{CollisionLayers, LayerMask};
-pub use messages::{CollisionEnded, CollisionStarted, Landed};
+pub use messages::{CollisionEnded, CollisionStarted, Landed, Squished};
 pub use pairs::{CollisionData, Contacts, PhysicsStats};
 pub use partition::{CellRange, GridArea, GridAreas, Partition, PartitionError};
 pub use plugin::PhysicsPlugin;
@@ -130,6 +132,6 @@ pub mod prelude {
         CollisionStarted, Contacts, GridAreas, HitTarget, Kinematic, Landed, LayerMask,
         OldPosition, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats, PhysicsSystems,
         PushFlags, QueryFilter, Sensor, SensorContents, SensorEntered, SensorExited, SensorShape,
-        Side, SpatialQuery, TileKind, TileMap, TileMapError, Velocity,
+        Side, SpatialQuery, Squished, TileKind, TileMap, TileMapError, Velocity,
     };
 }

@@ -1,5 +1,5 @@
-//! Messages the physics writes: `Landed`, `CollisionStarted`, `CollisionEnded` (and, in
-//! [`sensors`](crate::sensors), `SensorEntered` and `SensorExited`).
+//! Messages the physics writes: `Landed`, `Squished`, `CollisionStarted`, `CollisionEnded`
+//! (and, in [`sensors`](crate::sensors), `SensorEntered` and `SensorExited`).
 
 use bevy::prelude::*;
 use bevy::utils::Parallel;
@@ -33,29 +33,96 @@ pub struct Landed {
     pub velocity: Vec2,
 }
 
-/// Landings found by a stage that runs on several threads, written in entity order, so the
-/// messages come in the same order on any number of threads.
-#[derive(Default)]
-pub(crate) struct Landings {
-    found: Parallel<Vec<Landed>>,
-    sorted: Vec<Landed>,
+/// Written when a body does not fit where it is among the tiles: it overlaps solid tiles it
+/// cannot be pushed out of (it is taller than the gap between a floor and a ceiling, or
+/// buried deeper than [`PhysicsConfig::max_depenetration`]), or it stands with its feet in a
+/// one-way platform it cannot be lifted onto (a ceiling too low), and it pushes on two
+/// opposite sides. Written once when that starts, in
+/// [`PhysicsSystems::TileCollide`](crate::PhysicsSystems::TileCollide), in entity order; again
+/// only after the body has fitted for a step.
+///
+/// While it does not fit, the physics holds the body where it is: it never moves it, or lets
+/// it keep speed, toward a side the tiles press on (so it never sinks through a floor), and it
+/// can still move away from them. Its [`PushFlags`](crate::PushFlags) show the pressing sides.
+/// What happens to it next is the game's choice: kill it, shrink it or move it.
+///
+/// [`PhysicsConfig::max_depenetration`]: crate::PhysicsConfig::max_depenetration
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+///
+/// fn crush(mut squished: MessageReader<Squished>, mut commands: Commands) {
+///     for s in squished.read() {
+///         commands.entity(s.entity).despawn();
+///     }
+/// }
+/// # App::new().add_systems(Update, crush);
+/// ```
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub struct Squished {
+    /// The body that does not fit.
+    pub entity: Entity,
+    /// Pressed from below and above.
+    pub vertically: bool,
+    /// Pressed from the left and the right.
+    pub horizontally: bool,
+    /// Where it is held.
+    pub center: Vec2,
 }
 
-impl Landings {
-    /// Records a landing (from any thread).
+/// A message about one body, so that a stage can write its messages in entity order.
+pub(crate) trait OfEntity {
+    /// The body it is about.
+    fn entity(&self) -> Entity;
+}
+
+impl OfEntity for Landed {
+    fn entity(&self) -> Entity {
+        self.entity
+    }
+}
+
+impl OfEntity for Squished {
+    fn entity(&self) -> Entity {
+        self.entity
+    }
+}
+
+/// Messages found by a stage that runs on several threads, written in entity order, so they
+/// come in the same order on any number of threads.
+pub(crate) struct InEntityOrder<M: Send> {
+    found: Parallel<Vec<M>>,
+    sorted: Vec<M>,
+}
+
+impl<M: Send> Default for InEntityOrder<M> {
+    fn default() -> Self {
+        Self {
+            found: Parallel::default(),
+            sorted: Vec::new(),
+        }
+    }
+}
+
+impl<M: Message + OfEntity> InEntityOrder<M> {
+    /// Records a message (from any thread).
     #[inline]
-    pub(crate) fn push(&self, landed: Landed) {
-        self.found.borrow_local_mut().push(landed);
+    pub(crate) fn push(&self, message: M) {
+        self.found.borrow_local_mut().push(message);
     }
 
-    /// Writes every recorded landing, in entity order, and forgets them.
-    pub(crate) fn write(&mut self, writer: &mut MessageWriter<Landed>) {
+    /// Writes every recorded message, in entity order, and forgets them.
+    pub(crate) fn write(&mut self, writer: &mut MessageWriter<M>) {
         self.sorted.clear();
         self.found.drain_into(&mut self.sorted);
-        self.sorted.sort_unstable_by_key(|l| l.entity);
+        self.sorted.sort_unstable_by_key(M::entity);
         writer.write_batch(self.sorted.drain(..));
     }
 }
+
+/// Landings found by a stage, written in entity order.
+pub(crate) type Landings = InEntityOrder<Landed>;
 
 /// Written when two bodies start touching or overlapping: once per contact episode, at the
 /// step their pair is first detected. `a` is the smaller entity of the two. The order of the

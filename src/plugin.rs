@@ -9,7 +9,7 @@ use crate::config::PhysicsConfig;
 use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
 use crate::layers::{CollisionLayers, LayerMask};
-use crate::messages::{CollisionEnded, CollisionStarted, Landed};
+use crate::messages::{CollisionEnded, CollisionStarted, Landed, Squished};
 use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
 use crate::response::respond_to_contacts;
@@ -23,7 +23,7 @@ use crate::tiles::{TileKind, TileMap, TileMemo, collide_tiles};
 /// Adds the platformer physics to an app.
 ///
 /// It inserts [`PhysicsConfig`] and an empty [`TileMap`] unless you inserted your own,
-/// registers the messages ([`Landed`], [`CollisionStarted`], [`CollisionEnded`],
+/// registers the messages ([`Landed`], [`Squished`], [`CollisionStarted`], [`CollisionEnded`],
 /// [`SensorEntered`], [`SensorExited`]), and runs the chained [`PhysicsSystems`] in `schedule`.
 ///
 /// ```
@@ -67,6 +67,7 @@ impl Plugin for PhysicsPlugin {
             .init_resource::<PhysicsStats>()
             .init_resource::<ContactLayout>()
             .add_message::<Landed>()
+            .add_message::<Squished>()
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .add_message::<SensorEntered>()
@@ -109,9 +110,12 @@ impl Plugin for PhysicsPlugin {
                 (
                     integrate.in_set(PhysicsSystems::Integrate),
                     collide_tiles.in_set(PhysicsSystems::TileCollide),
-                    update_partition.in_set(PhysicsSystems::UpdatePartition),
+                    update_partition::<true>.in_set(PhysicsSystems::UpdatePartition),
                     detect_pairs.in_set(PhysicsSystems::DetectPairs),
-                    respond_to_contacts.in_set(PhysicsSystems::Respond),
+                    // Then the bodies the response moved are filed where they ended.
+                    (respond_to_contacts, update_partition::<false>)
+                        .chain()
+                        .in_set(PhysicsSystems::Respond),
                     // Without sensors, not even dispatched (a condition runs in the executor).
                     update_sensors
                         .run_if(any_with_component::<Sensor>)

@@ -7,7 +7,10 @@
 //! order bodies are processed in):
 //!
 //! 1. Start with no offset. For each contact, take its overlap minus the offset already
-//!    applied (so landing on two bodies at once corrects once, not twice).
+//!    applied (so landing on two bodies at once corrects once, not twice). On an axis where
+//!    the offset has already carried the body out of this contact (or past it), the contact is
+//!    resolved: it counts as touching, never as an overlap from the other side, so the outcome
+//!    does not depend on the order of the contacts.
 //! 2. **Touching** (overlap within [`PhysicsConfig::contact_tolerance`] on an axis, or a gap
 //!    that small: the tolerance detection used, [`pair_skin`]): set the push flag toward the
 //!    other body and remove the velocity toward it. Nothing moves.
@@ -120,7 +123,7 @@ pub(crate) fn respond_skinned(
     };
     for (c, touch) in contacts {
         let c = &c;
-        let overlap = c.overlap - r.offset;
+        let overlap = remaining_overlap(c.overlap, r.offset, touch);
         if overlap.x.abs() <= touch {
             r.block_x(c.other_position.x > c.position.x);
             continue;
@@ -144,6 +147,18 @@ pub(crate) fn respond_skinned(
         }
     }
     r
+}
+
+/// What is left of `overlap` once the owner has moved by `offset` for the contacts before it
+/// (step 1): the overlap less the offset, except on an axis where the owner overlapped the
+/// other body by more than `touch` and the offset has already taken it out (or past): that
+/// axis is left at zero, touching. (Within `touch` an overlap's sign says nothing: a gap is a
+/// negative overlap.)
+#[inline]
+fn remaining_overlap(overlap: Vec2, offset: Vec2, touch: f32) -> Vec2 {
+    let left = overlap - offset;
+    let resolved = overlap.abs().cmpgt(Vec2::splat(touch)) & (left * overlap).cmplt(Vec2::ZERO);
+    Vec2::select(resolved, Vec2::ZERO, left)
 }
 
 /// Per axis, whether the owner and the other body can each give way in the direction the
@@ -510,6 +525,49 @@ mod tests {
         let mut e = c;
         e.other_blocked = side_bit(Side::Left);
         assert_eq!(respond(Vec2::ZERO, [e], 1e-3).offset, Vec2::new(-1.0, 0.0));
+    }
+
+    #[test]
+    fn a_contact_resolved_by_an_earlier_one_counts_as_touching_in_any_order() {
+        // Moving right at 200 into a still kinematic platform (owner 12 x 12, platform
+        // 96 x 8), with a still 10 x 10 body resting on the platform's top in the way too.
+        let owner_old = Vec2::new(266.0, 100.0);
+        let owner = Vec2::new(269.333, 100.0);
+        let with = |other: Vec2, half: Vec2, kinematic: bool| CollisionData {
+            other: Entity::PLACEHOLDER,
+            overlap: crate::geometry::signed_overlap(owner, H, other, half).unwrap(),
+            velocity: Vec2::new(200.0, 0.0),
+            other_velocity: Vec2::ZERO,
+            old_position: owner_old,
+            other_old_position: other,
+            position: owner,
+            other_position: other,
+            half_extents: H,
+            other_half_extents: half,
+            other_kinematic: kinematic,
+            blocked: 0,
+            other_blocked: 0,
+        };
+        let platform = with(Vec2::new(320.0, 100.0), Vec2::new(48.0, 4.0), true);
+        let resting = with(Vec2::new(280.0, 109.0), Vec2::splat(5.0), false);
+        assert!((platform.overlap.x + 3.333).abs() < 1e-3);
+        assert!(
+            (resting.overlap - Vec2::new(-0.333, -2.0))
+                .abs()
+                .max_element()
+                < 1e-3
+        );
+        let v = Vec2::new(200.0, 0.0);
+        let first = respond(v, [platform, resting], 1e-3);
+        let second = respond(v, [resting, platform], 1e-3);
+        assert_eq!(first, second);
+        assert!((first.offset - Vec2::new(-3.333, 0.0)).abs().max_element() < 1e-3);
+        assert_eq!(
+            first.sides,
+            side_bit(Side::Right),
+            "pushed from one side only"
+        );
+        assert_eq!(first.velocity, Vec2::ZERO);
     }
 
     #[test]

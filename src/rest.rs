@@ -98,6 +98,14 @@ impl Awake {
         self.0 & Self::AWAKE != 0
     }
 
+    /// The body may have moved in the step under way: it is awake, or the response moved it
+    /// (which [`end`](Self::end) records as not still). A body neither awake nor moved by the
+    /// response is where it was filed.
+    #[inline]
+    pub(crate) fn may_have_moved(self) -> bool {
+        self.0 & (Self::AWAKE | Self::STILL) != Self::STILL
+    }
+
     /// The body's last processed step ended where it began.
     #[inline]
     pub(crate) fn is_still(self) -> bool {

@@ -160,3 +160,31 @@ fn a_body_left_out_takes_no_part_in_pair_detection_until_fixed() {
     both.sort();
     assert_eq!(found, both);
 }
+
+/// Bodies at the edge of the float range, or far out with huge finite sizes, meet nobody near
+/// the origin: a body walking on the floor there keeps walking, with no contact.
+#[test]
+fn bodies_at_the_edge_of_the_float_range_do_not_meet_bodies_near_the_origin() {
+    let far = [
+        (Vec2::splat(f32::MAX), Vec2::splat(6.0)),
+        (Vec2::new(f32::MAX, 22.0), Vec2::splat(6.0)),
+        (Vec2::splat(-f32::MAX), Vec2::splat(6.0)),
+        (Vec2::splat(f32::MAX), Vec2::splat(1e38)),
+        (Vec2::new(3e38, 22.0), Vec2::new(1e38, 6.0)),
+    ];
+    for (center, half) in far {
+        let mut app = app(level());
+        let walker = spawn_frictionless(
+            &mut app,
+            Vec2::new(40.0, 22.0),
+            Vec2::splat(6.0),
+            Vec2::new(175.0, 0.0),
+        );
+        let other = spawn(&mut app, center, half, Vec2::ZERO);
+        count_warnings(|| step(&mut app, 1));
+        assert!(contacts(&app, walker).is_empty(), "{center} {half}");
+        assert!(contacts(&app, other).is_empty(), "{center} {half}");
+        assert_eq!(vel(&app, walker), Vec2::new(175.0, 0.0), "{center} {half}");
+        assert!((pos(&app, walker).x - (40.0 + 175.0 * DT)).abs() < 1e-4);
+    }
+}

@@ -241,3 +241,31 @@ fn queries_before_the_first_step_and_on_an_empty_map_find_nothing() {
         assert_eq!(q.point(Vec2::ZERO, ALL).count(), 1);
     });
 }
+
+/// Two 80 x 160 boxes spawned at one centre, 16-unit cells: the response pushes them 40 units
+/// apart (more than two cells), and the queries after that step find them where they are.
+#[test]
+fn queries_after_a_step_find_bodies_where_the_response_pushed_them() {
+    let mut app = app_without_gravity(empty_map(32, 16));
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .partition_cell_tiles = 1;
+    let half = Vec2::new(40.0, 80.0);
+    let a = spawn(&mut app, Vec2::new(200.0, 96.0), half, Vec2::ZERO);
+    let b = spawn(&mut app, Vec2::new(200.0, 96.0), half, Vec2::ZERO);
+    step(&mut app, 1);
+    let right = if pos(&app, a).x > pos(&app, b).x {
+        a
+    } else {
+        b
+    };
+    assert_eq!(pos(&app, right).x, 240.0);
+    let at_point: Vec<Entity> =
+        with_query(&mut app, |q| q.point(Vec2::new(278.0, 96.0), ALL).collect());
+    assert_eq!(at_point, [right]);
+    let in_rect: Vec<Entity> = with_query(&mut app, |q| {
+        q.rect(Rect::new(270.0, 20.0, 279.0, 30.0), ALL).collect()
+    });
+    assert_eq!(in_rect, [right]);
+    assert_eq!(verify_partition(&mut app), Ok(()));
+}

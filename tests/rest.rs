@@ -342,3 +342,42 @@ fn the_stats_count_the_bodies_the_step_processed_in_full() {
         );
     }
 }
+
+/// A body given back its `Aabb` is filed in the partition again, counted and found, and holds
+/// up a body dropped on it, with resting bodies skipped or not.
+#[test]
+fn a_body_given_back_its_aabb_is_partitioned_again_whether_or_not_resting_bodies_are_skipped() {
+    for skip in [true, false] {
+        let mut app = app(ascii("..........\n..........\n..........\n##########"));
+        app.world_mut()
+            .resource_mut::<PhysicsConfig>()
+            .skip_resting_bodies = skip;
+        let resting = still_box(&mut app, Vec2::new(40.0, 22.0));
+        step(&mut app, 30);
+        let filed = app.world().get::<GridAreas>(resting).unwrap().clone();
+        let taken = app.world_mut().entity_mut(resting).take::<Aabb>().unwrap();
+        step(&mut app, 1);
+        app.world_mut().entity_mut(resting).insert(taken);
+        step(&mut app, 1);
+        assert_eq!(
+            app.world().get::<GridAreas>(resting).unwrap().range(),
+            filed.range(),
+            "skip {skip}: filed again"
+        );
+        assert_eq!(verify_partition(&mut app), Ok(()), "skip {skip}");
+        assert_eq!(
+            app.world().resource::<PhysicsStats>().bodies,
+            1,
+            "skip {skip}"
+        );
+        let found: Vec<Entity> = with_query(&mut app, |q| {
+            q.point(Vec2::new(40.0, 22.0), default()).collect()
+        });
+        assert_eq!(found, [resting], "skip {skip}");
+        // Dropped on it, a body lands on its top (y = 28), not inside it.
+        let dropped = still_box(&mut app, Vec2::new(40.0, 60.0));
+        step(&mut app, 60);
+        assert_eq!(pos(&app, dropped).y, 28.0 + 6.0, "skip {skip}");
+        assert_eq!(pos(&app, resting), Vec2::new(40.0, 22.0), "skip {skip}");
+    }
+}

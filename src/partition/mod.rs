@@ -326,10 +326,7 @@ impl Partition {
         self.origin = map.origin();
         self.cell_size = map.tile_size() * tiles_per_cell as f32;
         self.margin = map.tile_size() * LEAVE_MARGIN_TILES;
-        self.dims = UVec2::new(
-            map.width().div_ceil(tiles_per_cell).max(1),
-            map.height().div_ceil(tiles_per_cell).max(1),
-        );
+        self.dims = grid_dims(map.width(), map.height(), tiles_per_cell);
         self.cells.clear();
         self.cells
             .resize_with((self.dims.x * self.dims.y) as usize, Vec::new);
@@ -355,6 +352,22 @@ impl Partition {
         list.swap_remove(index);
         list.get(index).copied()
     }
+}
+
+/// The cells along x and y of a grid of `tiles_per_cell`-tile cells over a map of `width` x
+/// `height` tiles: never more cells than the map has tiles, and a single cell for a map with
+/// no tiles (it holds every body; pairs are still confirmed by their boxes). A map too large
+/// to number its cells with `u32` (which [`TileMap::try_new`] refuses) gets the single cell too.
+fn grid_dims(width: u32, height: u32, tiles_per_cell: u32) -> UVec2 {
+    let dims = UVec2::new(
+        width.div_ceil(tiles_per_cell),
+        height.div_ceil(tiles_per_cell),
+    );
+    let cells = u64::from(dims.x) * u64::from(dims.y);
+    if cells == 0 || cells > TileMap::MAX_TILES {
+        return UVec2::ONE;
+    }
+    dims
 }
 
 /// The first cell (bottom-left) two cell ranges share, from their bottom-left cells: a body
@@ -399,6 +412,22 @@ mod tests {
         let mut p = Partition::default();
         p.fit(&TileMap::new(w, h, 16.0), 4);
         p
+    }
+
+    #[test]
+    fn grid_has_no_more_cells_than_the_map_has_tiles() {
+        assert_eq!(grid_dims(10, 4, 4), UVec2::new(3, 1));
+        assert_eq!(grid_dims(1, 1, 16), UVec2::ONE);
+        // Maps with no tiles: one cell, however long their other side.
+        assert_eq!(grid_dims(u32::MAX, 0, 16), UVec2::ONE);
+        assert_eq!(grid_dims(0, u32::MAX, 1), UVec2::ONE);
+        assert_eq!(grid_dims(0, 0, 16), UVec2::ONE);
+        // More cells than a u32 numbers: one cell (TileMap::try_new refuses such maps).
+        assert_eq!(grid_dims(u32::MAX, u32::MAX, 1), UVec2::ONE);
+        for (w, h, c) in [(7, 300, 1), (1000, 3, 8), (65535, 65535, 1), (5, 5, 16)] {
+            let d = grid_dims(w, h, c);
+            assert!(u64::from(d.x) * u64::from(d.y) <= u64::from(w) * u64::from(h));
+        }
     }
 
     #[test]

@@ -23,8 +23,15 @@ fn repoint(areas: &mut GridAreas, cell: UVec2, index: u32) {
 
 /// The `on_remove` hook of [`Aabb`] and [`GridAreas`]: the body leaves every cell at once,
 /// and each body swapped into a freed slot gets its index fixed (article 000's swap-remove).
+///
+/// The body's rest memory is forgotten too: given back its `Aabb`, it is awake at its next
+/// step, and so filed in the cells again (a body left out as resting would not be, however
+/// equal its new box is to the one it rested with).
 pub(crate) fn leave_partition_hook(mut world: DeferredWorld, context: HookContext) {
     let entity = context.entity;
+    if let Some(mut awake) = world.get_mut::<Awake>(entity) {
+        *awake = Awake::default();
+    }
     let Some(areas) = world
         .get_mut::<GridAreas>(entity)
         .map(|mut a| core::mem::take(&mut *a))
@@ -58,19 +65,60 @@ type PartitionQuery<'w, 's> = Query<
     ),
 >;
 
-/// Updates the cells of every body whose box moved to other cells (and of all bodies when the
-/// grid was rebuilt).
-pub(crate) fn update_partition(
+/// What a partition update keeps between steps: the bodies that change cells, found on
+/// several threads, then sorted into entity order.
+#[derive(Default)]
+pub(crate) struct Refiling {
+    changed: Vec<CellChange>,
+    found: Parallel<Vec<CellChange>>,
+}
+
+/// Files every body whose box moved to other cells since it was last filed (every body when
+/// the grid was rebuilt). It runs twice a step:
+///
+/// - `update_partition::<true>` is the `UpdatePartition` system, before pair detection, on
+///   several threads above [`PhysicsConfig::parallel_min_bodies`];
+/// - `update_partition::<false>` is the last system of `Respond`, on this thread (few bodies
+///   move there): the bodies the response moved are filed where they ended, so that spatial
+///   queries, sensors and tools after the step see every body in the cells its box covers,
+///   however far it was pushed.
+pub(crate) fn update_partition<const PARALLEL: bool>(
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     mut partition: ResMut<Partition>,
     mut bodies: PartitionQuery,
-    (mut changed, mut found): (Local<Vec<CellChange>>, Local<Parallel<Vec<CellChange>>>),
+    mut refiling: Local<Refiling>,
 ) {
-    let rebuilt = partition.fit(&map, config.partition_cell_tiles);
+    let parallel_min = if PARALLEL {
+        config.parallel_min_bodies
+    } else {
+        usize::MAX
+    };
+    refile(
+        &config,
+        &map,
+        &mut partition,
+        &mut bodies,
+        &mut refiling,
+        parallel_min,
+    );
+}
+
+/// Files again every body that may have moved this step so far (see
+/// [`Awake::may_have_moved`]), or every body when the grid was rebuilt.
+fn refile(
+    config: &PhysicsConfig,
+    map: &TileMap,
+    partition: &mut Partition,
+    bodies: &mut PartitionQuery,
+    refiling: &mut Refiling,
+    parallel_min_bodies: usize,
+) {
+    let Refiling { changed, found } = refiling;
+    let rebuilt = partition.fit(map, config.partition_cell_tiles);
     if rebuilt {
         // A new grid holds nobody yet (rare: the map or the cell size changed).
-        for (_, _, mut areas, _) in &mut bodies {
+        for (_, _, mut areas, _) in bodies.iter_mut() {
             areas.areas.clear();
             areas.range = None;
         }
@@ -82,7 +130,7 @@ pub(crate) fn update_partition(
     // threads.
     let grid = &*partition;
     let shared = &*found;
-    let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
+    let (total, parallel) = count_rows(bodies, parallel_min_bodies);
     for (entities, aabbs, areas, rests) in bodies.contiguous_iter().expect(DENSE) {
         let (arrived, aabbs, areas) = (
             Changes::added(&areas),
@@ -95,7 +143,7 @@ pub(crate) fn update_partition(
             let (entities, (aabbs, rests), (areas, arrived)) = rows;
             for row in 0..len {
                 // Decided from the `Awake` byte and the added tick alone: most bodies rest.
-                if !(rebuilt || rests[row].is_awake() || arrived.at(row)) {
+                if !(rebuilt || rests[row].may_have_moved() || arrived.at(row)) {
                     continue;
                 }
                 let (entity, aabb, areas) = (entities[row], &aabbs[row], &areas[row]);
@@ -111,7 +159,7 @@ pub(crate) fn update_partition(
         });
     }
     changed.clear();
-    found.drain_into(&mut changed);
+    found.drain_into(changed);
     changed.sort_unstable_by_key(|&(entity, _)| entity);
     for &(entity, range) in changed.iter() {
         let Ok((_, _, mut areas, _)) = bodies.get_mut(entity) else {

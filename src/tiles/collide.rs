@@ -11,9 +11,16 @@
 //!    is not solid; the others are internal edges). Only the smallest push is applied, then the
 //!    overlaps are found again, so two tiles under the feet correct once, never twice (article
 //!    001's comment thread). Velocity is left alone: the correction adds no energy.
+//!    A body that cannot be pushed out (no open face within
+//!    [`max_depenetration`](crate::PhysicsConfig::max_depenetration), or no room: it is taller
+//!    than the gap between a floor and a ceiling) stays where it was, and is *held*: the tiles
+//!    it overlaps press on its sides (each tile on the side of its shallower overlap), and it
+//!    neither moves nor keeps speed toward a pressing side. So it is never moved through a
+//!    floor; it can still move away from what presses it.
 //! 2. **One-way snap.** A body not moving up whose feet are less than the one-way tolerance
-//!    below the top of a one-way tile or ladder top is put on top of it (article 001), unless
-//!    that would put it into a solid tile.
+//!    below the top of a one-way tile or ladder top is put on top of it (article 001). When
+//!    that would put it into a solid tile (a ceiling too low), it is held where it is instead,
+//!    standing on the platform (a pressing bottom side), rather than falling through it.
 //! 3. **Move and slide** (`src/tiles/sweep.rs`). The step's displacement `v * dt` is swept
 //!    against every tile in the box that encloses the whole motion (the tiles-as-broad-phase
 //!    of articles 001 and 004).
@@ -26,8 +33,10 @@
 //!    is swept again (at most twice: each contact removes one axis), so the body slides along
 //!    walls and floors (article 004) and stops in corners.
 //! 4. **Touching sides.** After the move, every side within the skin of an open solid face (and
-//!    the bottom side on a one-way top that holds the body) is reported as pushing. Standing
-//!    bodies lose horizontal speed to ground friction.
+//!    the bottom side on a one-way top that holds the body), and every pressing side of a held
+//!    body, is reported as pushing. Standing bodies lose horizontal speed to ground friction.
+//!    A held body pushing on two opposite sides does not fit where it is: it is *squished*
+//!    ([`TileOutcome::squished`], and the [`Squished`](crate::Squished) message).
 
 use bevy::math::{IVec2, Vec2};
 
@@ -96,6 +105,21 @@ pub struct TileOutcome {
     pub overlaps_ladder: bool,
     /// The body overlaps solid tiles and could not be pushed out.
     pub embedded: bool,
+    /// The body is held (embedded, or held on a one-way top it cannot be lifted onto) and
+    /// pushes on two opposite sides: it does not fit where it is.
+    pub squished: bool,
+}
+
+/// What [`snap_onto_one_way`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OneWaySnap {
+    /// No one-way top that holds the body lies within the tolerance above its feet.
+    Free,
+    /// The body was put on top of the highest such top.
+    Lifted,
+    /// There is such a top, but on it the body would overlap a solid tile (a ceiling too low):
+    /// it is left where it is, standing on the platform with its feet in it.
+    Held,
 }
 
 /// Runs one step of tile collision for `body` (see the module's algorithm).
@@ -133,6 +157,7 @@ fn collide_near_tiles(
     params: &TileParams,
 ) -> TileOutcome {
     let skin = skin_at(params.skin, body.center);
+    let start = body.center;
     let embedded = !depenetrate(
         map,
         &mut body.center,
@@ -140,8 +165,15 @@ fn collide_near_tiles(
         skin,
         params.max_depenetration,
     );
+    // Held: the sides that tiles it cannot leave press on, and what it stands on there.
+    let (mut pressed, mut held_on) = (0, None);
+    if embedded {
+        body.center = start;
+        pressed = pressing_sides(map, body.center, body.half, skin);
+        held_on = (pressed & side_bit(Side::Bottom) != 0).then_some(TileKind::Solid);
+    }
     if body.velocity.y <= 0.0 {
-        snap_onto_one_way(
+        let snap = snap_onto_one_way(
             map,
             &mut body.center,
             body.half,
@@ -149,21 +181,87 @@ fn collide_near_tiles(
             params.one_way_tolerance,
             pass,
         );
+        if snap == OneWaySnap::Held {
+            pressed |= side_bit(Side::Bottom);
+            held_on = held_on.max(Some(TileKind::OneWay));
+        }
     }
+    hold(&mut body.velocity, pressed);
     move_and_slide(map, body, pass, params.dt, params.skin);
     let skin = skin_at(params.skin, body.center);
-    let (sides, standing_on, overlaps_ladder) =
+    let (touching, standing_on, overlaps_ladder) =
         surroundings(map, body.center, body.half, skin, pass);
+    let sides = touching | pressed;
     if sides & side_bit(Side::Bottom) != 0 && params.ground_friction > 0.0 {
         let decay = friction_decay(params.ground_friction, params.dt);
         body.velocity.x = apply_ground_friction(body.velocity.x, 0.0, decay);
     }
     TileOutcome {
         sides,
-        standing_on,
+        standing_on: standing_on.max(held_on),
         overlaps_ladder,
         embedded,
+        squished: pressed != 0 && opposite_sides(sides),
     }
+}
+
+/// Removes from `velocity` its components toward the `pressed` sides ([`side_bit`]s).
+#[inline]
+fn hold(velocity: &mut Vec2, pressed: u8) {
+    let has = |side| pressed & side_bit(side) != 0;
+    if has(Side::Bottom) {
+        velocity.y = velocity.y.max(0.0);
+    }
+    if has(Side::Top) {
+        velocity.y = velocity.y.min(0.0);
+    }
+    if has(Side::Left) {
+        velocity.x = velocity.x.max(0.0);
+    }
+    if has(Side::Right) {
+        velocity.x = velocity.x.min(0.0);
+    }
+}
+
+/// Whether `sides` ([`side_bit`]s) hold two opposite sides.
+#[inline]
+fn opposite_sides(sides: u8) -> bool {
+    let both = |a, b| sides & side_bit(a) != 0 && sides & side_bit(b) != 0;
+    both(Side::Bottom, Side::Top) || both(Side::Left, Side::Right)
+}
+
+/// The sides of a box that the solid tiles it overlaps (by more than `skin` on both axes) press
+/// on: each such tile presses along the axis of its shallower overlap (a floor the feet sank
+/// into presses up on the bottom side), from the side of the box's centre it lies on.
+pub fn pressing_sides(map: &TileMap, center: Vec2, half: Vec2, skin: f32) -> u8 {
+    let (min, max) = (center - half, center + half);
+    let mut sides = 0;
+    for_each_tile(map, min + skin, max - skin, |x, y, kind| {
+        if kind != TileKind::Solid {
+            return;
+        }
+        let (tmin, tmax) = map.tile_rect(x, y);
+        let depth = Vec2::new(
+            interval_overlap(min.x, max.x, tmin.x, tmax.x),
+            interval_overlap(min.y, max.y, tmin.y, tmax.y),
+        );
+        if depth.x <= skin || depth.y <= skin {
+            return;
+        }
+        let tile_center = (tmin + tmax) * 0.5;
+        sides |= side_bit(if depth.y <= depth.x {
+            if tile_center.y < center.y {
+                Side::Bottom
+            } else {
+                Side::Top
+            }
+        } else if tile_center.x < center.x {
+            Side::Left
+        } else {
+            Side::Right
+        });
+    });
+    sides
 }
 
 /// The inclusive range of tile coordinates that `[min, max]` touches, clipped to the map.
@@ -280,7 +378,8 @@ pub fn depenetrate(map: &TileMap, center: &mut Vec2, half: Vec2, skin: f32, limi
     false
 }
 
-/// Puts a body whose feet are just under a one-way top back on it (step 2).
+/// Puts a body whose feet are just under a one-way top back on it (step 2), unless that would
+/// put it into a solid tile (then it is [`OneWaySnap::Held`] where it is).
 pub fn snap_onto_one_way(
     map: &TileMap,
     center: &mut Vec2,
@@ -288,9 +387,9 @@ pub fn snap_onto_one_way(
     skin: f32,
     tolerance: f32,
     pass: PassThrough,
-) -> bool {
+) -> OneWaySnap {
     if pass.drop_through || tolerance <= 0.0 {
-        return false;
+        return OneWaySnap::Free;
     }
     let feet = center.y - half.y;
     let mut best_top: Option<f32> = None;
@@ -308,14 +407,16 @@ pub fn snap_onto_one_way(
             }
         },
     );
+    let Some(top) = best_top else {
+        return OneWaySnap::Free;
+    };
     // Never lift a body into a solid tile (a one-way platform right under a ceiling).
-    let lifted = best_top
-        .map(|top| Vec2::new(center.x, top + half.y))
-        .filter(|&lifted| !overlaps_kind(map, lifted, half, skin, TileKind::Solid));
-    if let Some(lifted) = lifted {
-        *center = lifted;
+    let lifted = Vec2::new(center.x, top + half.y);
+    if overlaps_kind(map, lifted, half, skin, TileKind::Solid) {
+        return OneWaySnap::Held;
     }
-    lifted.is_some()
+    *center = lifted;
+    OneWaySnap::Lifted
 }
 
 /// The sides of the box that touch open solid faces, or (bottom) a holding one-way top, and
@@ -573,49 +674,67 @@ pub(super) mod tests {
         let m = map("...\n.-.\n...");
         let half = Vec2::splat(6.0);
         let mut c = Vec2::new(24.0, 32.0 - 3.0 + 6.0);
-        assert!(snap_onto_one_way(
-            &m,
-            &mut c,
-            half,
-            1e-3,
-            4.0,
-            PassThrough::default()
-        ));
+        let snap = |c: &mut Vec2, pass| snap_onto_one_way(&m, c, half, 1e-3, 4.0, pass);
+        assert_eq!(snap(&mut c, PassThrough::default()), OneWaySnap::Lifted);
         assert_eq!(c.y, 38.0);
         let mut deep = Vec2::new(24.0, 32.0 - 5.0 + 6.0);
-        assert!(!snap_onto_one_way(
-            &m,
-            &mut deep,
-            half,
-            1e-3,
-            4.0,
-            PassThrough::default()
-        ));
+        assert_eq!(snap(&mut deep, PassThrough::default()), OneWaySnap::Free);
         let mut dropping = Vec2::new(24.0, 32.0 - 3.0 + 6.0);
         let pass = PassThrough {
             drop_through: true,
             climbing: false,
         };
-        assert!(!snap_onto_one_way(&m, &mut dropping, half, 1e-3, 4.0, pass));
+        assert_eq!(snap(&mut dropping, pass), OneWaySnap::Free);
     }
 
     #[test]
     fn one_way_snap_never_lifts_a_body_into_a_solid_tile() {
-        // A one-way tile beside the body, a solid ceiling right above the body.
-        let m = map("##\n-.\n..");
+        // A one-way tile under the body's right half, a solid tile above its left half.
+        let m = map("#.\n.-\n..");
         let half = Vec2::new(6.0, 1.0);
         // Feet 3 units under the one-way top (y = 32): lifting it would put its head into the
-        // solid row above (y >= 32), so it stays.
+        // solid tile above (y >= 32), so it stays, held on the platform.
         let mut c = Vec2::new(16.0, 31.0 - 2.0 + 1.0);
-        assert!(!snap_onto_one_way(
-            &m,
-            &mut c,
-            half,
-            1e-3,
-            4.0,
-            PassThrough::default()
-        ));
+        assert_eq!(
+            snap_onto_one_way(&m, &mut c, half, 1e-3, 4.0, PassThrough::default()),
+            OneWaySnap::Held
+        );
         assert_eq!(c, Vec2::new(16.0, 30.0));
+    }
+
+    #[test]
+    fn a_body_taller_than_its_gap_is_held_and_squished_not_sunk() {
+        // Floor top at 16, ceiling bottom at 32; the body is 16.002 tall, its feet 0.002 into
+        // the floor. It cannot be pushed out either way: it stays, pressed from both sides,
+        // with no speed into either.
+        let m = map("##\n..\n##");
+        let start = Vec2::new(16.0, 16.0 - 0.002 + 8.001);
+        let mut b = body(start, Vec2::new(6.0, 8.001), Vec2::new(0.0, -300.0));
+        let out = collide_with_tiles(&m, &mut b, PassThrough::default(), &PARAMS);
+        assert_eq!(b.center, start);
+        assert_eq!(b.velocity, Vec2::ZERO);
+        assert!(out.embedded && out.squished, "{out:?}");
+        let vertical = side_bit(Side::Bottom) | side_bit(Side::Top);
+        assert_eq!(out.sides & vertical, vertical);
+        assert_eq!(out.standing_on, Some(TileKind::Solid));
+    }
+
+    #[test]
+    fn pressing_sides_follow_the_shallower_overlap() {
+        let m = map("#..\n...\n###");
+        // Feet 2 units into the floor: pressed from below only.
+        let c = Vec2::new(24.0, 16.0 + 6.0 - 2.0);
+        assert_eq!(
+            pressing_sides(&m, c, Vec2::splat(6.0), 1e-3),
+            side_bit(Side::Bottom)
+        );
+        // 3 units into the wall tile at the top left (it lies left of the centre and is
+        // entered less deeply on x than on y).
+        let c = Vec2::new(16.0 + 6.0 - 3.0, 48.0 - 6.0);
+        assert_eq!(
+            pressing_sides(&m, c, Vec2::splat(6.0), 1e-3),
+            side_bit(Side::Left)
+        );
     }
 
     #[test]

@@ -38,12 +38,21 @@ pub enum TileMapError {
     },
     /// The tile size is not a positive finite number.
     InvalidTileSize(f32),
+    /// More tiles than a map can hold: each side at most [`TileMap::MAX_SIDE`] tiles (tile
+    /// coordinates are `i32`), and at most [`TileMap::MAX_TILES`] tiles in all (the
+    /// [`Partition`](crate::Partition) numbers its cells with `u32`).
+    TooLarge {
+        /// The width asked for, in tiles.
+        width: u64,
+        /// The height asked for, in tiles.
+        height: u64,
+    },
 }
 
 impl core::fmt::Display for TileMapError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            TileMapError::Empty => write!(f, "the tile map text has no rows"),
+            TileMapError::Empty => write!(f, "the tile map text has no tiles"),
             TileMapError::UnknownChar { ch, line, column } => write!(
                 f,
                 "unknown tile character {ch:?} at line {line}, column {column} \
@@ -52,6 +61,13 @@ impl core::fmt::Display for TileMapError {
             TileMapError::InvalidTileSize(s) => {
                 write!(f, "tile size must be a positive finite number, got {s}")
             }
+            TileMapError::TooLarge { width, height } => write!(
+                f,
+                "a tile map of {width} x {height} tiles is too large (at most {} tiles a side \
+                 and {} tiles in all)",
+                TileMap::MAX_SIDE,
+                TileMap::MAX_TILES
+            ),
         }
     }
 }
@@ -104,27 +120,58 @@ impl Default for TileMap {
 }
 
 impl TileMap {
+    /// The most tiles along one side of a map: tile coordinates are `i32`.
+    pub const MAX_SIDE: u32 = i32::MAX as u32;
+
+    /// The most tiles in one map: the [`Partition`](crate::Partition) over it numbers its cells
+    /// with `u32`. (Such a map takes 4 GiB, one byte a tile.)
+    pub const MAX_TILES: u64 = u32::MAX as u64;
+
     /// An all-empty map of `width` x `height` tiles of `tile_size` units, origin at (0, 0).
     ///
     /// # Panics
     ///
-    /// If `tile_size` is not a positive finite number, or `width * height` overflows `usize`.
+    /// If [`try_new`](Self::try_new) refuses the size: a `tile_size` that is not a positive
+    /// finite number, or a map larger than [`MAX_SIDE`](Self::MAX_SIDE) a side or
+    /// [`MAX_TILES`](Self::MAX_TILES) in all. Use `try_new` for sizes that come from data.
     pub fn new(width: u32, height: u32, tile_size: f32) -> Self {
-        assert!(
-            tile_size.is_finite() && tile_size > 0.0,
-            "{}",
-            TileMapError::InvalidTileSize(tile_size)
-        );
-        let len = (width as usize)
-            .checked_mul(height as usize)
-            .expect("tile map size overflows usize");
-        Self {
+        Self::try_new(width, height, tile_size).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// An all-empty map of `width` x `height` tiles of `tile_size` units, origin at (0, 0), or
+    /// the reason it cannot be made.
+    ///
+    /// ```
+    /// use bevy_platformer_physics::prelude::*;
+    ///
+    /// assert!(TileMap::try_new(300, 200, 16.0).is_ok());
+    /// assert_eq!(
+    ///     TileMap::try_new(u32::MAX, 0, 16.0),
+    ///     Err(TileMapError::TooLarge { width: u32::MAX as u64, height: 0 })
+    /// );
+    /// assert_eq!(
+    ///     TileMap::try_new(4, 4, 0.0),
+    ///     Err(TileMapError::InvalidTileSize(0.0))
+    /// );
+    /// ```
+    pub fn try_new(width: u32, height: u32, tile_size: f32) -> Result<Self, TileMapError> {
+        if !(tile_size.is_finite() && tile_size > 0.0) {
+            return Err(TileMapError::InvalidTileSize(tile_size));
+        }
+        let len = u64::from(width) * u64::from(height);
+        if width > Self::MAX_SIDE || height > Self::MAX_SIDE || len > Self::MAX_TILES {
+            return Err(TileMapError::TooLarge {
+                width: width.into(),
+                height: height.into(),
+            });
+        }
+        Ok(Self {
             width,
             height,
             tile_size,
             origin: Vec2::ZERO,
-            tiles: vec![TileKind::Empty; len],
-        }
+            tiles: vec![TileKind::Empty; len as usize],
+        })
     }
 
     /// Moves the map so that its bottom-left corner is at `origin` in world units.
@@ -136,7 +183,19 @@ impl TileMap {
     /// Parses a map from text: one line per row, the first line is the **top** row.
     ///
     /// Characters: `#` solid, `-` one-way platform, `H` ladder, `.` or space empty. Lines
-    /// shorter than the longest are padded with empty tiles; a trailing newline is ignored.
+    /// shorter than the longest are padded with empty tiles, so an empty line is a row of empty
+    /// tiles wherever it stands (also at the top or the bottom). One final line break (`\n` or
+    /// `\r\n`) only ends the last row; a second one adds an empty bottom row.
+    ///
+    /// ```
+    /// use bevy_platformer_physics::prelude::*;
+    ///
+    /// // Two rows: the top one holds the solid tile, the bottom one is empty.
+    /// let map = TileMap::from_ascii("#..\n\n", 16.0).unwrap();
+    /// assert_eq!((map.width(), map.height()), (3, 2));
+    /// assert_eq!(map.get(0, 1), TileKind::Solid);
+    /// assert_eq!(map.get(0, 0), TileKind::Empty);
+    /// ```
     pub fn from_ascii(text: &str, tile_size: f32) -> Result<Self, TileMapError> {
         Self::from_ascii_with(text, tile_size, |_, _| None)
     }
@@ -168,16 +227,28 @@ impl TileMap {
         if !(tile_size.is_finite() && tile_size > 0.0) {
             return Err(TileMapError::InvalidTileSize(tile_size));
         }
-        let rows: Vec<&str> = text.trim_end_matches(['\n', '\r']).lines().collect();
-        if rows.is_empty() || rows.iter().all(|r| r.is_empty()) {
+        // One final line break ends the last row; every other line, empty or not, is a row.
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        let rows: Vec<&str> = text
+            .split('\n')
+            .map(|row| row.strip_suffix('\r').unwrap_or(row))
+            .collect();
+        if rows.iter().all(|r| r.is_empty()) {
             return Err(TileMapError::Empty);
         }
         let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
         let height = rows.len();
-        let mut map = Self::new(width as u32, height as u32, tile_size);
+        let too_large = TileMapError::TooLarge {
+            width: width as u64,
+            height: height as u64,
+        };
+        let (Ok(w), Ok(h)) = (u32::try_from(width), u32::try_from(height)) else {
+            return Err(too_large);
+        };
+        let mut map = Self::try_new(w, h, tile_size)?;
         for (line, row) in rows.iter().enumerate() {
             let y = (height - 1 - line) as i32;
-            for (column, ch) in row.trim_end_matches('\r').chars().enumerate() {
+            for (column, ch) in row.chars().enumerate() {
                 let at = IVec2::new(column as i32, y);
                 let kind = match ch {
                     '#' => TileKind::Solid,

@@ -8,7 +8,7 @@ use super::memo::{MemoEpoch, TileMemo};
 use crate::body::{MovingBodies, MovingBody, for_each_moving_body, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::flags::{Side, side_bit};
-use crate::messages::{Landed, Landings};
+use crate::messages::{InEntityOrder, Landed, Landings, Squished};
 use crate::rest::Awake;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
@@ -19,8 +19,8 @@ pub(crate) fn collide_tiles(
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     mut bodies: MovingBodies<TileMemo>,
-    mut landed: MessageWriter<Landed>,
-    mut landings: Local<Landings>,
+    (mut landed, mut squished): (MessageWriter<Landed>, MessageWriter<Squished>),
+    (mut landings, mut squishes): (Local<Landings>, Local<InEntityOrder<Squished>>),
     mut epoch: Local<MemoEpoch>,
 ) {
     let params = TileParams {
@@ -40,7 +40,7 @@ pub(crate) fn collide_tiles(
     let (params, frictionless) = (&params, &frictionless);
     let bounds = map.bounds();
     let map = &*map;
-    let found = &*landings;
+    let (found, squish) = (&*landings, &*squishes);
     let work = |(
         entity,
         mut aabb,
@@ -104,10 +104,20 @@ pub(crate) fn collide_tiles(
         }
         warn_once_while(&mut state, warn_bits::EMBEDDED, outcome.embedded, || {
             warn!(
-                "body {entity} at {} is buried in solid tiles with no open face within \
-                     PhysicsConfig::max_depenetration; it moves freely until it comes out",
+                "body {entity} at {} overlaps solid tiles it cannot be pushed out of (no \
+                 open face within PhysicsConfig::max_depenetration, or no room between \
+                 them); it is held there, moving only away from them, until it comes out",
                 body.center
             )
+        });
+        warn_once_while(&mut state, warn_bits::SQUISHED, outcome.squished, || {
+            let has = |side| outcome.sides & side_bit(side) != 0;
+            squish.push(Squished {
+                entity,
+                vertically: has(Side::Bottom) && has(Side::Top),
+                horizontally: has(Side::Left) && has(Side::Right),
+                center: body.center,
+            });
         });
         let outside = left_the_map(bounds, body.center, body.half);
         warn_once_while(&mut state, warn_bits::OUTSIDE_MAP, outside, || {
@@ -122,6 +132,7 @@ pub(crate) fn collide_tiles(
     let resting = |_: &[Entity]| |_: &[Entity], _, awake: Awake| !awake.is_awake();
     for_each_moving_body(&mut bodies, config.parallel_min_bodies, resting, work);
     landings.write(&mut landed);
+    squishes.write(&mut squished);
 }
 
 /// Whether a box (centre and positive half extents) shares no area with the map's `bounds`
