@@ -85,3 +85,29 @@ fn a_body_squeezed_between_walls_keeps_falling_between_them_but_not_into_them() 
     assert_eq!(p.x, start.x, "no speed into either wall");
     assert_eq!(p.y, 16.0 + 6.0, "fell down the shaft onto the floor");
 }
+
+#[test]
+fn a_held_body_walks_out_of_a_tunnel_too_low_for_it_and_stands_up() {
+    // A tunnel 16 high (floor top 16, ceiling bottom 32) for x < 80, open above after it. The
+    // body is 16.002 tall, feet 0.002 into the floor, walking right at 120 across the seams.
+    let mut app = app(ascii("#####.....\n..........\n##########"));
+    let start = Vec2::new(24.0, 16.0 - 0.002 + 8.001);
+    let body = spawn_frictionless(
+        &mut app,
+        start,
+        Vec2::new(6.0, 8.001),
+        Vec2::new(120.0, 0.0),
+    );
+    let (lowest, _, squished) = run(&mut app, body, 45);
+    assert_eq!(lowest, start.y, "never sinks");
+    assert_eq!(squished.len(), 1, "{squished:?}");
+    let p = pos(&app, body);
+    assert_eq!(
+        p.x,
+        start.x + 45.0 * 2.0,
+        "walked on at full speed, across the seams"
+    );
+    // Out of the tunnel it fits: pushed up out of the floor, standing on it.
+    assert_eq!(p.y, 16.0 + 8.001);
+    assert!(flags(&app, body).on_ground());
+}
