@@ -68,8 +68,14 @@ pub struct Aabb {
     pub half_extents: Vec2,
 }
 
-/// The `on_remove` hook of [`Aabb`]: the body leaves the partition and ends its contacts.
+/// The `on_remove` hook of [`Aabb`]: the body leaves the partition, ends its contacts and
+/// forgets its rest: given back an `Aabb`, it is awake at its next step, and so filed in the
+/// partition again (a body left out as resting would not be, however equal its new box is to
+/// the one it rested with).
 fn leave_simulation_hook(mut world: DeferredWorld, context: HookContext) {
+    if let Some(mut awake) = world.get_mut::<Awake>(context.entity) {
+        *awake = Awake::default();
+    }
     leave_partition_hook(world.reborrow(), context);
     end_contacts_hook(world, context);
 }

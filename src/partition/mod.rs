@@ -277,9 +277,10 @@ impl Partition {
     }
 
     /// The cells to search for bodies that may touch the box `min..max` *now*: the cells it
-    /// covers and one more on every side (clamped to the grid), because the response moves
-    /// bodies after the partition was updated, and such a body may have crossed into a
-    /// neighbouring cell. `None` before the grid exists or for a non-finite box.
+    /// covers and one more on every side (clamped to the grid). After a step every body is
+    /// filed where it is; a query made during the step, after tile collision moved bodies and
+    /// before they are filed again, still finds a body that has crossed into a neighbouring
+    /// cell. `None` before the grid exists or for a non-finite box.
     pub(crate) fn search_range(&self, min: Vec2, max: Vec2) -> Option<CellRange> {
         if self.dims.cmpeq(UVec2::ZERO).any() || !min.is_finite() || !max.is_finite() {
             return None;

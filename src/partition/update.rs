@@ -23,15 +23,8 @@ fn repoint(areas: &mut GridAreas, cell: UVec2, index: u32) {
 
 /// The `on_remove` hook of [`Aabb`] and [`GridAreas`]: the body leaves every cell at once,
 /// and each body swapped into a freed slot gets its index fixed (article 000's swap-remove).
-///
-/// The body's rest memory is forgotten too: given back its `Aabb`, it is awake at its next
-/// step, and so filed in the cells again (a body left out as resting would not be, however
-/// equal its new box is to the one it rested with).
 pub(crate) fn leave_partition_hook(mut world: DeferredWorld, context: HookContext) {
     let entity = context.entity;
-    if let Some(mut awake) = world.get_mut::<Awake>(entity) {
-        *awake = Awake::default();
-    }
     let Some(areas) = world
         .get_mut::<GridAreas>(entity)
         .map(|mut a| core::mem::take(&mut *a))
@@ -65,14 +58,6 @@ type PartitionQuery<'w, 's> = Query<
     ),
 >;
 
-/// What a partition update keeps between steps: the bodies that change cells, found on
-/// several threads, then sorted into entity order.
-#[derive(Default)]
-pub(crate) struct Refiling {
-    changed: Vec<CellChange>,
-    found: Parallel<Vec<CellChange>>,
-}
-
 /// Files every body whose box moved to other cells since it was last filed (every body when
 /// the grid was rebuilt). It runs twice a step:
 ///
@@ -82,55 +67,37 @@ pub(crate) struct Refiling {
 ///   move there): the bodies the response moved are filed where they ended, so that spatial
 ///   queries, sensors and tools after the step see every body in the cells its box covers,
 ///   however far it was pushed.
+///
+/// The bodies looked at are those that may have moved this step so far
+/// ([`Awake::may_have_moved`]) and the new ones.
 pub(crate) fn update_partition<const PARALLEL: bool>(
     config: Res<PhysicsConfig>,
     map: Res<TileMap>,
     mut partition: ResMut<Partition>,
     mut bodies: PartitionQuery,
-    mut refiling: Local<Refiling>,
+    (mut changed, mut found): (Local<Vec<CellChange>>, Local<Parallel<Vec<CellChange>>>),
 ) {
     let parallel_min = if PARALLEL {
         config.parallel_min_bodies
     } else {
         usize::MAX
     };
-    refile(
-        &config,
-        &map,
-        &mut partition,
-        &mut bodies,
-        &mut refiling,
-        parallel_min,
-    );
-}
-
-/// Files again every body that may have moved this step so far (see
-/// [`Awake::may_have_moved`]), or every body when the grid was rebuilt.
-fn refile(
-    config: &PhysicsConfig,
-    map: &TileMap,
-    partition: &mut Partition,
-    bodies: &mut PartitionQuery,
-    refiling: &mut Refiling,
-    parallel_min_bodies: usize,
-) {
-    let Refiling { changed, found } = refiling;
-    let rebuilt = partition.fit(map, config.partition_cell_tiles);
+    let rebuilt = partition.fit(&map, config.partition_cell_tiles);
     if rebuilt {
         // A new grid holds nobody yet (rare: the map or the cell size changed).
-        for (_, _, mut areas, _) in bodies.iter_mut() {
+        for (_, _, mut areas, _) in &mut bodies {
             areas.areas.clear();
             areas.range = None;
         }
     }
-    // Which bodies change cells: every awake body (see `crate::rest`) and every new one (all
-    // of them after a rebuild) is checked, read as table slices and on several threads for
+    // Which bodies change cells: every body that may have moved (see `crate::rest`) and every
+    // new one (all of them after a rebuild) is checked, read as table slices and on several threads for
     // large scenes; few change. A resting body's box is the one it was filed with. They are
     // then handled in entity order, so the cells' lists come out the same on any number of
     // threads.
     let grid = &*partition;
     let shared = &*found;
-    let (total, parallel) = count_rows(bodies, parallel_min_bodies);
+    let (total, parallel) = count_rows(&bodies, parallel_min);
     for (entities, aabbs, areas, rests) in bodies.contiguous_iter().expect(DENSE) {
         let (arrived, aabbs, areas) = (
             Changes::added(&areas),
@@ -159,7 +126,7 @@ fn refile(
         });
     }
     changed.clear();
-    found.drain_into(changed);
+    found.drain_into(&mut changed);
     changed.sort_unstable_by_key(|&(entity, _)| entity);
     for &(entity, range) in changed.iter() {
         let Ok((_, _, mut areas, _)) = bodies.get_mut(entity) else {

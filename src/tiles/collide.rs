@@ -233,7 +233,7 @@ fn opposite_sides(sides: u8) -> bool {
 /// The sides of a box that the solid tiles it overlaps (by more than `skin` on both axes) press
 /// on: each such tile presses along the axis of its shallower overlap (a floor the feet sank
 /// into presses up on the bottom side), from the side of the box's centre it lies on.
-pub fn pressing_sides(map: &TileMap, center: Vec2, half: Vec2, skin: f32) -> u8 {
+fn pressing_sides(map: &TileMap, center: Vec2, half: Vec2, skin: f32) -> u8 {
     let (min, max) = (center - half, center + half);
     let mut sides = 0;
     for_each_tile(map, min + skin, max - skin, |x, y, kind| {
