@@ -1,11 +1,12 @@
 #!/bin/sh
-# Instructions per body per step on the pile, counted by valgrind's callgrind: the same count
+# Instructions per body per step on the pile (or the crowd: PILE_SCENE=crowd), counted by valgrind's callgrind: the same count
 # for the same binary whatever else the machine is doing, unlike the timings. Each engine runs
 # twice, with 240 and with 40 measured steps (PILE_STEPS), and the difference is divided by
 # 200 steps and N bodies, so building the scene does not count. Runs on one core, so every
 # engine takes its single-threaded path (task-pool overhead is not in the count).
 #
 #   bench/instructions.sh [N] [engine ...]     # default: 4000, ours avian2d rapier floor dense
+#   PILE_SCENE=crowd bench/instructions.sh 4000 ours ours-no-skip
 #
 # CORE picks the core (default 0), so a second count can run beside the first.
 # Needs valgrind (callgrind_annotate comes with it). Slow: about 50 times the run's own time

@@ -5,7 +5,7 @@ use avian2d::prelude::*;
 use bevy::prelude::*;
 
 use crate::harness::{StepCount, base_app, count_steps};
-use crate::scene::{GRAVITY, PLATFORM_HALF, Scene, TILE, Tile, reverses_after};
+use crate::scene::{CrowdStep, GRAVITY, PLATFORM_HALF, Scene, TILE, Tile, Walker, reverses_after};
 
 #[derive(Component)]
 struct Platform;
@@ -23,7 +23,9 @@ pub fn build(scene: &Scene) -> App {
     .init_resource::<StepCount>()
     .add_systems(
         FixedPostUpdate,
-        (count_steps, swing).chain().before(PhysicsSystems::First),
+        (walk, count_steps, swing)
+            .chain()
+            .before(PhysicsSystems::First),
     );
     let world = app.world_mut();
     // One-way platforms need collision hooks in avian: here they are solid (stated in the report).
@@ -36,25 +38,31 @@ pub fn build(scene: &Scene) -> App {
             ));
         }
     }
-    world.spawn_batch(
-        scene
-            .bodies
-            .iter()
-            .map(|b| {
-                (
-                    Dynamic(b.half),
-                    RigidBody::Dynamic,
-                    Collider::rectangle(b.half.x * 2.0, b.half.y * 2.0),
-                    LockedAxes::ROTATION_LOCKED,
-                    LinearVelocity(Vec2::new(b.vx, 0.0)),
-                    Restitution::ZERO,
-                    Friction::new(0.5),
-                    SleepingDisabled,
-                    Transform::from_translation(b.center.extend(0.0)),
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
+    let bodies: Vec<Entity> = world
+        .spawn_batch(
+            scene
+                .bodies
+                .iter()
+                .map(|b| {
+                    (
+                        Dynamic(b.half),
+                        RigidBody::Dynamic,
+                        Collider::rectangle(b.half.x * 2.0, b.half.y * 2.0),
+                        LockedAxes::ROTATION_LOCKED,
+                        LinearVelocity(Vec2::new(b.vx, 0.0)),
+                        Restitution::ZERO,
+                        Friction::new(0.5),
+                        SleepingDisabled,
+                        Transform::from_translation(b.center.extend(0.0)),
+                    )
+                })
+                .collect::<Vec<_>>(),
+        )
+        .collect();
+    if scene.crowd {
+        world
+            .insert_batch((bodies.into_iter().enumerate()).map(|(i, body)| (body, Walker::new(i))));
+    }
     for &p in &scene.platforms {
         world.spawn((
             Platform,
@@ -65,6 +73,14 @@ pub fn build(scene: &Scene) -> App {
         ));
     }
     app
+}
+
+/// The crowd's driver (before the step; `count` is the number of steps completed).
+fn walk(count: Res<StepCount>, mut walkers: Query<(&Walker, &mut LinearVelocity)>) {
+    let at = CrowdStep::new(count.0);
+    for (walker, mut velocity) in &mut walkers {
+        velocity.0 = walker.drive(at, velocity.0);
+    }
 }
 
 fn swing(count: Res<StepCount>, mut platforms: Query<&mut LinearVelocity, With<Platform>>) {

@@ -3,8 +3,8 @@
 
 use bevy::prelude::*;
 
-use crate::harness::base_app;
-use crate::scene::{DT, Scene};
+use crate::harness::{StepCount, base_app, count_steps};
+use crate::scene::{CrowdStep, DT, Scene, Walker};
 
 #[derive(Component)]
 struct Position(Vec2, Vec2);
@@ -14,15 +14,31 @@ struct Vel(Vec2);
 
 pub fn build(scene: &Scene) -> App {
     let mut app = base_app();
-    app.add_systems(FixedUpdate, integrate);
-    app.world_mut().spawn_batch(
-        scene
-            .bodies
-            .iter()
-            .map(|b| (Position(b.center, b.half), Vel(Vec2::new(b.vx, 0.0))))
-            .collect::<Vec<_>>(),
-    );
+    app.init_resource::<StepCount>()
+        .add_systems(FixedUpdate, (walk, count_steps, integrate).chain());
+    let world = app.world_mut();
+    let bodies: Vec<Entity> = world
+        .spawn_batch(
+            scene
+                .bodies
+                .iter()
+                .map(|b| (Position(b.center, b.half), Vel(Vec2::new(b.vx, 0.0))))
+                .collect::<Vec<_>>(),
+        )
+        .collect();
+    if scene.crowd {
+        world
+            .insert_batch((bodies.into_iter().enumerate()).map(|(i, body)| (body, Walker::new(i))));
+    }
     app
+}
+
+/// The crowd's driver, as in the engines (before the pass).
+fn walk(count: Res<StepCount>, mut walkers: Query<(&Walker, &mut Vel)>) {
+    let at = CrowdStep::new(count.0);
+    for (walker, mut velocity) in &mut walkers {
+        velocity.0 = walker.drive(at, velocity.0);
+    }
 }
 
 fn integrate(mut q: Query<(&mut Position, &Vel)>) {

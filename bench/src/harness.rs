@@ -23,16 +23,33 @@ use crate::scene::DT;
 /// [`StepClock`] times each run of the fixed schedule (`FixedMain`), where every engine here
 /// does all of its work.
 pub fn base_app() -> App {
+    base_app_with(Pools::EveryCore)
+}
+
+/// The task pools an app runs with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Pools {
+    /// Every core in the compute pool (what every engine gets in the comparison).
+    EveryCore,
+    /// Bevy's default `TaskPoolOptions` (on two cores: one compute thread).
+    BevyDefault,
+}
+
+/// [`base_app`] with the given task pools.
+pub fn base_app_with(pools: Pools) -> App {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let pools = TaskPoolOptions {
-        compute: TaskPoolThreadAssignmentPolicy {
-            min_threads: cores,
-            max_threads: cores,
-            percent: 1.0,
-            on_thread_spawn: None,
-            on_thread_destroy: None,
+    let pools = match pools {
+        Pools::EveryCore => TaskPoolOptions {
+            compute: TaskPoolThreadAssignmentPolicy {
+                min_threads: cores,
+                max_threads: cores,
+                percent: 1.0,
+                on_thread_spawn: None,
+                on_thread_destroy: None,
+            },
+            ..default()
         },
-        ..default()
+        Pools::BevyDefault => TaskPoolOptions::default(),
     };
     let mut app = App::new();
     app.add_plugins((

@@ -22,6 +22,8 @@ mod dense;
 mod floor;
 mod harness;
 mod ours;
+#[cfg(test)]
+mod outcome_tests;
 mod rapier;
 mod report;
 mod scene;
@@ -35,7 +37,18 @@ use std::time::Instant;
 
 use scene::{Outcome, Scene};
 
-pub const ENGINES: [&str; 4] = ["ours", "avian2d", "rapier", "floor"];
+/// The engines of the comparison, in the tables' order: ours (every core, rest skipping on),
+/// ours without rest skipping, ours with Bevy's default task pools, the peers, the floor.
+pub const ENGINES: [&str; 6] = [
+    "ours",
+    "ours-no-skip",
+    "ours-bevy-pools",
+    "avian2d",
+    "rapier",
+    "floor",
+];
+/// The scenes of BENCH_SCENE.md.
+pub const SCENES: [&str; 2] = ["pile", "crowd"];
 /// Steps run before the measured ones ([`warm_up`]).
 const WARM_UP: usize = 60;
 /// How many times each engine runs at each size by default (the median round is reported).
@@ -74,6 +87,7 @@ fn main() {
         return;
     }
     let mut sizes = vec![1000, 4000, 16000, 64000];
+    let mut scenes: Vec<String> = SCENES.iter().map(|s| s.to_string()).collect();
     let mut engines: Vec<String> = ENGINES.iter().map(|s| s.to_string()).collect();
     let mut rounds = ROUNDS;
     let mut out = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/results"));
@@ -87,16 +101,32 @@ fn main() {
                     .collect()
             }
             "--engines" => engines = args[i + 1].split(',').map(str::to_string).collect(),
+            "--scenes" => scenes = args[i + 1].split(',').map(str::to_string).collect(),
             "--out" => out = args[i + 1].clone().into(),
             "--rounds" => rounds = args[i + 1].parse::<usize>().expect("rounds").max(1),
             other => panic!("unknown argument {other}"),
         }
         i += 2;
     }
+    std::fs::create_dir_all(&out).expect("results folder");
+    for scene in &scenes {
+        let runs = run_scene(scene, &sizes, &engines, rounds);
+        let table = report::markdown(&runs);
+        println!("## {scene}\n\n{table}");
+        std::fs::write(out.join(format!("{scene}.md")), &table).expect("write the table");
+        std::fs::write(out.join(format!("{scene}.json")), report::json(&runs))
+            .expect("write the JSON");
+        chart::write_png(&runs, &out.join(format!("{scene}.png"))).expect("write the chart");
+    }
+    eprintln!("wrote {}", out.display());
+}
+
+/// Every engine at every size in `scene`, `rounds` times.
+fn run_scene(scene: &str, sizes: &[usize], engines: &[String], rounds: usize) -> Vec<Run> {
     let exe = std::env::current_exe().expect("own path");
     let mut runs = Vec::new();
     let mut too_slow: Vec<String> = Vec::new();
-    for &n in &sizes {
+    for &n in sizes {
         // Every engine once per round, the order reversed every other round, so a busy or quiet
         // spell of the machine falls on all of them; each engine's round with the median
         // median is reported.
@@ -112,7 +142,7 @@ fn main() {
                     }
                     continue;
                 }
-                if let Some(run) = run_process(&exe, engine, n, round, rounds) {
+                if let Some(run) = run_process(&exe, scene, engine, n, round, rounds) {
                     rounds_of[e].push(run);
                 }
             }
@@ -127,13 +157,7 @@ fn main() {
             runs.push(run);
         }
     }
-    std::fs::create_dir_all(&out).expect("results folder");
-    let table = report::markdown(&runs);
-    println!("{table}");
-    std::fs::write(out.join("pile.md"), &table).expect("write pile.md");
-    std::fs::write(out.join("pile.json"), report::json(&runs)).expect("write pile.json");
-    chart::write_png(&runs, &out.join("pile.png")).expect("write pile.png");
-    eprintln!("wrote {}", out.display());
+    runs
 }
 
 /// The order the engines run in at `round` (0, 1, ...): as given, reversed every other round.
@@ -156,14 +180,19 @@ fn median_round(mut runs: Vec<Run>) -> Option<Run> {
 /// fails.
 fn run_process(
     exe: &std::path::Path,
+    scene: &str,
     engine: &str,
     n: usize,
     round: usize,
     rounds: usize,
 ) -> Option<Run> {
-    eprintln!("{engine} at {n} (round {} of {rounds}) ...", round + 1);
+    eprintln!(
+        "{scene}: {engine} at {n} (round {} of {rounds}) ...",
+        round + 1
+    );
     let output = Command::new(exe)
         .args(["one", engine, &n.to_string()])
+        .env("PILE_SCENE", scene)
         .output()
         .expect("run one engine");
     let text = String::from_utf8_lossy(&output.stdout);
@@ -277,7 +306,10 @@ fn summarize(engine: &str, scene: &Scene, mut times: Times, boxes: &[(Vec2, Vec2
 /// Builds the scene in `engine`, runs the warm-up, times the measured steps, and measures what
 /// was left behind.
 fn run_one(engine: &str, n: usize) -> Run {
-    let scene = Scene::pile(n);
+    let scene = Scene::named(
+        &std::env::var("PILE_SCENE").unwrap_or_else(|_| "pile".into()),
+        n,
+    );
     // Our partition's cell size in tiles (`PhysicsConfig::partition_cell_tiles`): 8 (128-unit
     // cells) measured the shortest step at this density; `PILE_CELL_TILES` overrides it.
     let cell_tiles = std::env::var("PILE_CELL_TILES")
@@ -285,16 +317,18 @@ fn run_one(engine: &str, n: usize) -> Run {
         .and_then(|v| v.parse().ok())
         .unwrap_or(CELL_TILES);
     if engine == "dense" {
+        assert!(!scene.crowd, "the dense experiment has no crowd driver");
         return run_dense(&scene, cell_tiles);
     }
-    let mut app = match engine {
-        "ours" => ours::build(&scene, cell_tiles),
-        "avian2d" => avian::build(&scene),
-        "rapier" => rapier::build(&scene),
-        "floor" => floor::build(&scene),
-        other => panic!("unknown engine {other}"),
+    let ours = ours::Variant::named(engine);
+    let mut app = match (ours, engine) {
+        (Some(variant), _) => ours::build(&scene, cell_tiles, variant),
+        (None, "avian2d") => avian::build(&scene),
+        (None, "rapier") => rapier::build(&scene),
+        (None, "floor") => floor::build(&scene),
+        (None, other) => panic!("unknown engine {other}"),
     };
-    let stages = engine == "ours" && std::env::var_os("PILE_STAGES").is_some();
+    let stages = ours.is_some() && std::env::var_os("PILE_STAGES").is_some();
     if stages {
         ours::time_stages(&mut app);
     }
@@ -315,10 +349,13 @@ fn run_one(engine: &str, n: usize) -> Run {
         "{engine} at {n}: {:.1} heap allocations per step",
         allocs::per_step(&mut app, 100)
     );
-    let boxes = match engine {
-        "ours" => ours::boxes(&mut app),
-        "avian2d" => avian::boxes(&mut app),
-        "rapier" => rapier::boxes(&mut app),
+    if ours.is_some() && std::env::var_os("PILE_HASH").is_some() {
+        eprintln!("state hash: {:#018x}", ours::state_hash(&mut app));
+    }
+    let boxes = match (ours, engine) {
+        (Some(_), _) => ours::boxes(&mut app),
+        (None, "avian2d") => avian::boxes(&mut app),
+        (None, "rapier") => rapier::boxes(&mut app),
         _ => floor::boxes(&mut app),
     };
     if std::env::var_os("PILE_DEBUG").is_some() {

@@ -4,17 +4,45 @@ use bevy::prelude::*;
 use bevy_platformer_physics::prelude::*;
 use bevy_platformer_physics::timing::{STAGES, StageTimingPlugin, StageTimings};
 
-use crate::harness::{StepCount, base_app, count_steps};
-use crate::scene::{PLATFORM_HALF, Scene, reverses_after};
+use crate::harness::{Pools, StepCount, base_app_with, count_steps};
+use crate::scene::{CrowdStep, PLATFORM_HALF, Scene, Walker, reverses_after};
 
 #[derive(Component)]
 struct Platform;
 
+/// A dynamic body of the scene, with its index in [`Scene::bodies`].
 #[derive(Component)]
-struct Dynamic;
+struct Dynamic(u32);
 
-pub fn build(scene: &Scene, cell_tiles: u32) -> App {
-    let mut app = base_app();
+/// How our plugin runs in the comparison: the engine names `ours`, `ours-no-skip` and
+/// `ours-bevy-pools`.
+#[derive(Clone, Copy, Debug)]
+pub struct Variant {
+    /// `PhysicsConfig::skip_resting_bodies` (off in `ours-no-skip`, or with `PILE_NO_SKIP=1`).
+    pub skip_resting_bodies: bool,
+    /// Every core in the compute pool, or Bevy's default pools (`ours-bevy-pools`).
+    pub pools: Pools,
+}
+
+impl Variant {
+    /// The variant an engine name stands for; `None` for the other engines.
+    pub fn named(engine: &str) -> Option<Variant> {
+        let skip = std::env::var_os("PILE_NO_SKIP").is_none();
+        let (skip_resting_bodies, pools) = match engine {
+            "ours" => (skip, Pools::EveryCore),
+            "ours-no-skip" => (false, Pools::EveryCore),
+            "ours-bevy-pools" => (skip, Pools::BevyDefault),
+            _ => return None,
+        };
+        Some(Variant {
+            skip_resting_bodies,
+            pools,
+        })
+    }
+}
+
+pub fn build(scene: &Scene, cell_tiles: u32, variant: Variant) -> App {
+    let mut app = base_app_with(variant.pools);
     app.add_plugins(PhysicsPlugin::default())
         .insert_resource(PhysicsConfig {
             gravity: Vec2::new(0.0, crate::scene::GRAVITY),
@@ -22,33 +50,39 @@ pub fn build(scene: &Scene, cell_tiles: u32) -> App {
             // Nothing reads them, and the peers write none unless asked (rapier's
             // `ActiveEvents`, avian's `CollisionEventsEnabled`). `PILE_EVENTS=1` turns them on.
             collision_events: std::env::var_os("PILE_EVENTS").is_some(),
-            // On by default (it does not change the outcome); `PILE_NO_SKIP=1` processes every
-            // body at every step, for the figures without it.
-            skip_resting_bodies: std::env::var_os("PILE_NO_SKIP").is_none(),
+            // On by default (it does not change the outcome).
+            skip_resting_bodies: variant.skip_resting_bodies,
             ..default()
         })
         .init_resource::<StepCount>()
         .add_systems(
             FixedUpdate,
-            (count_steps, swing)
+            (walk, count_steps, swing)
                 .chain()
                 .before(PhysicsSystems::Integrate),
         );
     app.insert_resource(scene.tile_map());
     let world = app.world_mut();
-    world.spawn_batch(
-        scene
-            .bodies
-            .iter()
-            .map(|b| {
-                (
-                    Dynamic,
-                    Aabb::new(b.center, b.half),
-                    Velocity(Vec2::new(b.vx, 0.0)),
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
+    let bodies: Vec<Entity> = world
+        .spawn_batch(
+            scene
+                .bodies
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    (
+                        Dynamic(i as u32),
+                        Aabb::new(b.center, b.half),
+                        Velocity(Vec2::new(b.vx, 0.0)),
+                    )
+                })
+                .collect::<Vec<_>>(),
+        )
+        .collect();
+    if scene.crowd {
+        world
+            .insert_batch((bodies.into_iter().enumerate()).map(|(i, body)| (body, Walker::new(i))));
+    }
     for &p in &scene.platforms {
         world.spawn((
             Platform,
@@ -58,6 +92,14 @@ pub fn build(scene: &Scene, cell_tiles: u32) -> App {
         ));
     }
     app
+}
+
+/// The crowd's driver (before the step; `count` is the number of steps completed).
+fn walk(count: Res<StepCount>, mut walkers: Query<(&Walker, &mut Velocity)>) {
+    let at = CrowdStep::new(count.0);
+    for (walker, mut velocity) in &mut walkers {
+        velocity.0 = walker.drive(at, velocity.0);
+    }
 }
 
 fn swing(count: Res<StepCount>, mut platforms: Query<&mut Velocity, With<Platform>>) {
@@ -75,6 +117,40 @@ pub fn boxes(app: &mut App) -> Vec<(Vec2, Vec2)> {
         .iter(world)
         .map(|a| (a.center, a.half_extents))
         .collect()
+}
+
+/// A hash (FNV-1a, 64 bits) of every body's state, dynamic bodies in the scene's order and
+/// then the platforms in theirs: centre, half extents, velocity (their bits), push flags and
+/// what each stands on. The same run gives the same hash on every machine and thread count.
+pub fn state_hash(app: &mut App) -> u64 {
+    let world = app.world_mut();
+    let mut dynamic: Vec<_> = world
+        .query::<(&Dynamic, &Aabb, &Velocity, &PushFlags, &BodyState)>()
+        .iter(world)
+        .map(|(d, a, v, f, s)| (d.0, *a, *v, *f, *s))
+        .collect();
+    dynamic.sort_by_key(|b| b.0);
+    let mut platforms: Vec<_> = world
+        .query_filtered::<(Entity, &Aabb, &Velocity, &PushFlags, &BodyState), With<Platform>>()
+        .iter(world)
+        .map(|(e, a, v, f, s)| (e.index_u32(), *a, *v, *f, *s))
+        .collect();
+    platforms.sort_by_key(|b| b.0);
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |word: u32| {
+        for byte in word.to_le_bytes() {
+            hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for (_, a, v, f, s) in dynamic.iter().chain(&platforms) {
+        for x in [a.center, a.half_extents, v.0, s.ground_velocity] {
+            eat(x.x.to_bits());
+            eat(x.y.to_bits());
+        }
+        eat(f.bits() as u32);
+        eat(s.standing_on.map_or(0, |k| k as u32 + 1));
+    }
+    hash
 }
 
 /// With `PILE_STAGES` set, the plugin's own stage clock ([`StageTimingPlugin`]) runs, and the

@@ -6,7 +6,9 @@ use bevy::prelude::*;
 use bevy_rapier2d::prelude::*;
 
 use crate::harness::{StepCount, base_app, count_steps};
-use crate::scene::{DT, GRAVITY, PLATFORM_HALF, Scene, TILE, Tile, reverses_after};
+use crate::scene::{
+    CrowdStep, DT, GRAVITY, PLATFORM_HALF, Scene, TILE, Tile, Walker, reverses_after,
+};
 
 #[derive(Component)]
 struct Platform;
@@ -27,7 +29,7 @@ pub fn build(scene: &Scene) -> App {
     .init_resource::<StepCount>()
     .add_systems(
         FixedUpdate,
-        (count_steps, swing, set_gravity)
+        (walk, count_steps, swing, set_gravity)
             .chain()
             .before(PhysicsSet::SyncBackend),
     );
@@ -42,25 +44,31 @@ pub fn build(scene: &Scene) -> App {
             ));
         }
     }
-    world.spawn_batch(
-        scene
-            .bodies
-            .iter()
-            .map(|b| {
-                (
-                    Dynamic(b.half),
-                    RigidBody::Dynamic,
-                    Collider::cuboid(b.half.x, b.half.y),
-                    LockedAxes::ROTATION_LOCKED,
-                    Velocity::linear(Vec2::new(b.vx, 0.0)),
-                    Restitution::coefficient(0.0),
-                    Friction::coefficient(0.5),
-                    Sleeping::disabled(),
-                    Transform::from_translation(b.center.extend(0.0)),
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
+    let bodies: Vec<Entity> = world
+        .spawn_batch(
+            scene
+                .bodies
+                .iter()
+                .map(|b| {
+                    (
+                        Dynamic(b.half),
+                        RigidBody::Dynamic,
+                        Collider::cuboid(b.half.x, b.half.y),
+                        LockedAxes::ROTATION_LOCKED,
+                        Velocity::linear(Vec2::new(b.vx, 0.0)),
+                        Restitution::coefficient(0.0),
+                        Friction::coefficient(0.5),
+                        Sleeping::disabled(),
+                        Transform::from_translation(b.center.extend(0.0)),
+                    )
+                })
+                .collect::<Vec<_>>(),
+        )
+        .collect();
+    if scene.crowd {
+        world
+            .insert_batch((bodies.into_iter().enumerate()).map(|(i, body)| (body, Walker::new(i))));
+    }
     for &p in &scene.platforms {
         world.spawn((
             Platform,
@@ -78,6 +86,14 @@ fn set_gravity(mut configs: Query<&mut RapierConfiguration>) {
         if c.gravity.y != GRAVITY {
             c.gravity = Vec2::new(0.0, GRAVITY);
         }
+    }
+}
+
+/// The crowd's driver (before the step; `count` is the number of steps completed).
+fn walk(count: Res<StepCount>, mut walkers: Query<(&Walker, &mut Velocity)>) {
+    let at = CrowdStep::new(count.0);
+    for (walker, mut velocity) in &mut walkers {
+        velocity.linear = walker.drive(at, velocity.linear);
     }
 }
 

@@ -1,6 +1,8 @@
-//! The "pile" scene of BENCH_SCENE.md, engine-independent: tiles, bodies, platforms, and the
-//! end-of-run measurements (fell through the floor, deepest overlaps).
+//! The "pile" and "crowd" scenes of BENCH_SCENE.md, engine-independent: tiles, bodies,
+//! platforms, the crowd's driver, and the end-of-run measurements (fell through the floor,
+//! deepest overlaps).
 
+use bevy::ecs::component::Component;
 use bevy::math::{IVec2, Vec2};
 
 pub const TILE: f32 = 16.0;
@@ -32,6 +34,8 @@ pub struct Scene {
     /// diagnostic, not the benchmark: nothing then moves once the pile has settled, which
     /// shows what a step costs that has almost nothing to do).
     pub platform_speed: f32,
+    /// The crowd: no platforms, and every body is driven by its [`Walker`] before each step.
+    pub crowd: bool,
 }
 
 impl Scene {
@@ -109,6 +113,25 @@ impl Scene {
             } else {
                 PLATFORM_SPEED
             },
+            crowd: false,
+        }
+    }
+
+    /// The "crowd" scene: the pile's map and bodies, no platforms; every body walks and jumps
+    /// ([`Walker`]).
+    pub fn crowd(n: usize) -> Scene {
+        let mut scene = Scene::pile(n);
+        scene.platforms.clear();
+        scene.crowd = true;
+        scene
+    }
+
+    /// `pile` or `crowd` with `n` bodies.
+    pub fn named(name: &str, n: usize) -> Scene {
+        match name {
+            "pile" => Scene::pile(n),
+            "crowd" => Scene::crowd(n),
+            other => panic!("unknown scene {other} (pile or crowd)"),
         }
     }
 
@@ -243,6 +266,56 @@ pub fn outcome(scene: &Scene, boxes: &[(Vec2, Vec2)]) -> Outcome {
         fell,
         body_overlap,
         tile_overlap,
+    }
+}
+
+/// The crowd's driver of body `i`: its `sin(i)` and `cos(i)`, tabulated at start-up.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Walker {
+    i: u32,
+    sin_i: f64,
+    cos_i: f64,
+}
+
+/// The crowd's clock for one step: `step` is the number of physics steps completed before it.
+#[derive(Clone, Copy, Debug)]
+pub struct CrowdStep {
+    step: u32,
+    sin_a: f64,
+    cos_a: f64,
+}
+
+impl CrowdStep {
+    pub fn new(step: u32) -> Self {
+        let a = 0.05 * step as f64;
+        Self {
+            step,
+            sin_a: a.sin(),
+            cos_a: a.cos(),
+        }
+    }
+}
+
+impl Walker {
+    pub fn new(i: usize) -> Self {
+        let f = i as f64;
+        Self {
+            i: i as u32,
+            sin_i: f.sin(),
+            cos_i: f.cos(),
+        }
+    }
+
+    /// The body's velocity for this step, from the one it has: x velocity
+    /// `120 sin(0.05 step + i)`, and a jump (+400 up) when `step % 90 == i % 90`.
+    pub fn drive(&self, at: CrowdStep, velocity: Vec2) -> Vec2 {
+        let sine = at.sin_a * self.cos_i + at.cos_a * self.sin_i;
+        let vy = if at.step % 90 == self.i % 90 {
+            400.0
+        } else {
+            velocity.y
+        };
+        Vec2::new((120.0 * sine) as f32, vy)
     }
 }
 

@@ -103,3 +103,27 @@ fn the_outcome_measures_falls_and_deepest_overlaps() {
     // floor tile 18 (x 288..304) by 12 on x and 14 on y.
     assert_eq!(o.tile_overlap, 12.0);
 }
+
+#[test]
+fn the_crowd_is_the_pile_without_platforms_driven_as_bench_scene_md_says() {
+    let (crowd, pile) = (Scene::crowd(1000), Scene::pile(1000));
+    assert!(crowd.crowd && crowd.platforms.is_empty());
+    assert_eq!(crowd.tiles, pile.tiles);
+    assert!(
+        crowd
+            .bodies
+            .iter()
+            .zip(&pile.bodies)
+            .all(|(a, b)| { (a.center, a.half, a.vx) == (b.center, b.half, b.vx) })
+    );
+    // x velocity 120 sin(0.05 step + i); y kept, but +400 when step % 90 == i % 90.
+    let v = Vec2::new(3.0, -7.0);
+    let at = |step: u32, i: usize| Walker::new(i).drive(CrowdStep::new(step), v);
+    assert_eq!(at(0, 0), Vec2::new(0.0, 400.0));
+    assert_eq!(at(0, 1).y, -7.0);
+    assert!((at(0, 1).x - 120.0 * 1f32.sin()).abs() < 1e-4);
+    assert!((at(10, 3).x - 120.0 * 3.5f32.sin()).abs() < 1e-4);
+    assert_eq!(at(10, 3).y, -7.0);
+    assert_eq!((at(93, 3).y, at(183, 93).y), (400.0, 400.0));
+    assert_eq!(at(94, 3).y, -7.0);
+}
