@@ -97,6 +97,8 @@ mod parallel;
 pub mod partition;
 mod plugin;
 pub mod query;
+#[cfg(any(test, feature = "reference"))]
+pub mod reference;
 pub mod response;
 mod rest;
 mod rows;

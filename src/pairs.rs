@@ -146,7 +146,7 @@ impl Default for CollisionData {
 /// ```
 #[derive(Component, Clone, Debug, Default, PartialEq, Reflect, Deref)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
-pub struct Contacts(Vec<CollisionData>);
+pub struct Contacts(pub(crate) Vec<CollisionData>);
 
 impl Contacts {
     /// The contacts, in the order the response reads them: by the partner's place in the

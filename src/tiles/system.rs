@@ -139,7 +139,7 @@ pub(crate) fn collide_tiles(
 /// (touching counts as outside); never for an empty map. The same as intersecting the two
 /// rectangles, in a handful of comparisons: every body is checked every step.
 #[inline]
-fn left_the_map(bounds: Rect, center: Vec2, half: Vec2) -> bool {
+pub(crate) fn left_the_map(bounds: Rect, center: Vec2, half: Vec2) -> bool {
     let (lo, hi) = (center - half, center + half);
     let apart = |b_lo: f32, b_hi: f32, lo: f32, hi: f32| b_lo >= hi || lo >= b_hi || lo >= hi;
     !bounds.is_empty()

@@ -1,0 +1,371 @@
+//! The differential test: random scenes through the plugin's fast path and through the
+//! reference step, compared bit for bit at every step.
+
+use core::time::Duration;
+
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+use proptest::prelude::*;
+
+use super::ReferencePhysicsPlugin;
+use crate::layers::{CollisionLayers, LayerMask};
+use crate::prelude::*;
+use crate::test_rng::unit_floats;
+
+const TILE: f32 = 16.0;
+const W: i32 = 24;
+const H: i32 = 14;
+
+/// An app with the fast path (`PhysicsPlugin`) or the reference step.
+fn app(reference: bool, map: &TileMap, config: &PhysicsConfig) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
+        task_pool_options: TaskPoolOptions::with_num_threads(4),
+    }))
+    .insert_resource(Time::<Fixed>::from_duration(Duration::from_secs_f32(
+        1.0 / 60.0,
+    )))
+    .insert_resource(map.clone())
+    .insert_resource(config.clone());
+    if reference {
+        app.add_plugins(ReferencePhysicsPlugin);
+    } else {
+        app.add_plugins(PhysicsPlugin::default());
+    }
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// A random map: a solid floor and walls, and scattered solid, one-way and ladder tiles.
+fn random_map(u: &mut impl FnMut() -> f32) -> TileMap {
+    let mut map = TileMap::new(W as u32, H as u32, TILE);
+    for x in 0..W {
+        map.set(x, 0, TileKind::Solid);
+    }
+    for y in 0..H {
+        map.set(0, y, TileKind::Solid);
+        map.set(W - 1, y, TileKind::Solid);
+    }
+    for y in 1..H - 1 {
+        for x in 1..W - 1 {
+            let r = u();
+            let kind = if r < 0.06 {
+                TileKind::Solid
+            } else if r < 0.10 {
+                TileKind::OneWay
+            } else if r < 0.13 {
+                TileKind::Ladder
+            } else {
+                continue;
+            };
+            map.set(x, y, kind);
+        }
+    }
+    map
+}
+
+/// A random body: a box somewhere over the map (sometimes overlapping tiles or others), a
+/// velocity, and now and then kinematic, with switches, layers or contacts listed.
+fn random_body(u: &mut impl FnMut() -> f32) -> impl Bundle {
+    let center = Vec2::new(
+        TILE + u() * (W - 2) as f32 * TILE,
+        TILE + u() * (H - 2) as f32 * TILE,
+    );
+    let half = Vec2::new(2.0 + u() * 12.0, 2.0 + u() * 12.0);
+    let velocity = Velocity(Vec2::new(u() * 600.0 - 300.0, u() * 600.0 - 300.0));
+    let switches = BodySwitches {
+        world_collision: u() > 0.1,
+        gravity: u() > 0.1,
+        friction: u() > 0.2,
+        drop_through: u() < 0.15,
+        climbing: u() < 0.15,
+    };
+    let layers = if u() < 0.3 {
+        let mask = |r: f32| LayerMask((1 + (r * 3.0) as u32) & 3);
+        CollisionLayers::new(mask(u()), mask(u()))
+    } else {
+        CollisionLayers::default()
+    };
+    (Aabb::new(center, half), velocity, switches, layers)
+}
+
+/// The body's index in `bodies` (the two apps' entities differ: the plugins spawn their own).
+fn index_of(bodies: &[Entity], e: Entity) -> Option<usize> {
+    bodies.iter().position(|&b| b == e)
+}
+
+/// What is compared of every body: its whole state, floats by their bits (through `Debug`,
+/// which tells -0.0 from 0.0 and prints every distinct value differently), bodies by their
+/// index in `bodies`.
+fn states(app: &mut App, bodies: &[Entity]) -> Vec<String> {
+    let world = app.world();
+    bodies
+        .iter()
+        .enumerate()
+        .map(|(i, &e)| {
+            let Ok(entity) = world.get_entity(e) else {
+                return format!("#{i}: despawned");
+            };
+            let contacts = entity.get::<Contacts>().map(|c| {
+                c.iter()
+                    .map(|c| {
+                        (
+                            index_of(bodies, c.other),
+                            CollisionData {
+                                other: Entity::PLACEHOLDER,
+                                ..*c
+                            },
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            });
+            let state = entity
+                .get::<BodyState>()
+                .map(|s| (s.standing_on, s.overlaps_ladder, s.ground_velocity));
+            format!(
+                "#{i}: {:?} {:?} {:?} {:?} {:?} {contacts:?}",
+                entity.get::<Aabb>(),
+                entity.get::<Velocity>(),
+                entity.get::<OldPosition>(),
+                entity.get::<PushFlags>().map(PushFlags::bits),
+                state,
+            )
+        })
+        .collect()
+}
+
+/// The step's messages, in the order written.
+fn messages(app: &mut App, bodies: &[Entity]) -> String {
+    let world = app.world_mut();
+    let landed: Vec<_> = (world.resource_mut::<Messages<Landed>>().drain())
+        .map(|m| (index_of(bodies, m.entity), m.velocity))
+        .collect();
+    let squished: Vec<_> = (world.resource_mut::<Messages<Squished>>().drain())
+        .map(|m| {
+            (
+                index_of(bodies, m.entity),
+                m.vertically,
+                m.horizontally,
+                m.center,
+            )
+        })
+        .collect();
+    format!("{landed:?} {squished:?}")
+}
+
+/// One change a game might make between two steps, applied to both apps alike.
+fn churn(world: &mut World, bodies: &mut Vec<Entity>, u: &mut impl FnMut() -> f32) {
+    if bodies.is_empty() {
+        return;
+    }
+    let pick = bodies[(u() * bodies.len() as f32) as usize % bodies.len()];
+    let Ok(mut body) = world.get_entity_mut(pick) else {
+        return;
+    };
+    match (u() * 13.0) as u32 {
+        0 => {
+            body.insert(Velocity(Vec2::new(
+                u() * 800.0 - 400.0,
+                u() * 800.0 - 400.0,
+            )));
+        }
+        1 => {
+            if let Some(mut s) = body.get_mut::<BodySwitches>() {
+                s.drop_through = !s.drop_through;
+                s.climbing = u() < 0.5;
+            }
+        }
+        2 => {
+            if let Some(mut s) = body.get_mut::<BodySwitches>() {
+                s.world_collision = !s.world_collision;
+                s.gravity = u() < 0.8;
+            }
+        }
+        3 => {
+            if let Some(mut a) = body.get_mut::<Aabb>() {
+                a.center = Vec2::new(u() * W as f32 * TILE, u() * H as f32 * TILE);
+            }
+        }
+        4 => {
+            // An invalid box, made valid again by a later teleport or left as it is.
+            if let Some(mut a) = body.get_mut::<Aabb>() {
+                a.half_extents.x = if u() < 0.5 { f32::NAN } else { 0.0 };
+            }
+        }
+        5 => {
+            body.insert(Velocity(Vec2::new(f32::NAN, 3.0)));
+        }
+        6 => {
+            body.despawn();
+        }
+        7 => {
+            if body.contains::<Kinematic>() {
+                body.remove::<Kinematic>();
+            } else {
+                body.insert(Kinematic);
+            }
+        }
+        8 => {
+            let mask = LayerMask((1 + (u() * 3.0) as u32) & 3);
+            body.insert(CollisionLayers::new(mask, LayerMask::ALL));
+        }
+        9 => {
+            // Out of the simulation and back in at once, or out for good.
+            let aabb = body.take::<Aabb>();
+            if let Some(aabb) = aabb
+                && u() < 0.5
+            {
+                body.insert(aabb);
+            }
+        }
+        10 => {
+            let mut map = world.resource_mut::<TileMap>();
+            let (x, y) = (
+                1 + (u() * (W - 2) as f32) as i32,
+                1 + (u() * (H - 2) as f32) as i32,
+            );
+            map.set(
+                x,
+                y,
+                if u() < 0.5 {
+                    TileKind::Empty
+                } else {
+                    TileKind::Solid
+                },
+            );
+        }
+        11 => {
+            let mut config = world.resource_mut::<PhysicsConfig>();
+            config.gravity.y = -200.0 - u() * 1000.0;
+            config.ground_friction = if u() < 0.3 { 0.0 } else { u() * 20.0 };
+        }
+        _ => {
+            let new = world.spawn(random_body(u)).id();
+            if u() < 0.5 {
+                world.entity_mut(new).insert(Contacts::default());
+            }
+            bodies.push(new);
+        }
+    }
+}
+
+/// What a compared run went through: contacts listed, messages written, changes made.
+#[derive(Default)]
+struct Seen {
+    contacts: usize,
+    messages: usize,
+    churned: usize,
+}
+
+/// Runs the scene of `seed` in both apps for `steps` steps, comparing after every step.
+fn compare(seed: u32, steps: usize) -> Result<Seen, TestCaseError> {
+    let mut seen = Seen::default();
+    let mut u = unit_floats(seed | 1);
+    let map = random_map(&mut u);
+    let config = PhysicsConfig {
+        gravity: [
+            Vec2::new(0.0, -980.0),
+            Vec2::new(0.0, -400.0),
+            Vec2::new(150.0, -600.0),
+        ][(u() * 3.0) as usize % 3],
+        ground_friction: if u() < 0.3 { 0.0 } else { 10.0 },
+        skip_resting_bodies: u() < 0.7,
+        // The parallel passes, too.
+        parallel_min_bodies: [1, 12, 2048][(u() * 3.0) as usize % 3],
+        partition_cell_tiles: 1 + (u() * 4.0) as u32,
+        ..default()
+    };
+    let mut fast = app(false, &map, &config);
+    let mut reference = app(true, &map, &config);
+    let count = 4 + (u() * 28.0) as usize;
+    for _ in 0..count {
+        let (kinematic, contacts, draw) = (u() < 0.15, u() < 0.5, u());
+        for app in [&mut fast, &mut reference] {
+            let mut again = unit_floats(draw.to_bits() | 1);
+            let mut body = app.world_mut().spawn(random_body(&mut again));
+            if kinematic {
+                body.insert(Kinematic);
+            }
+            if contacts {
+                body.insert(Contacts::default());
+            }
+        }
+    }
+    let listed = |app: &mut App| {
+        let world = app.world_mut();
+        let mut bodies: Vec<Entity> = world
+            .query_filtered::<Entity, With<Aabb>>()
+            .iter(world)
+            .collect();
+        bodies.sort();
+        bodies
+    };
+    let (mut fast_bodies, mut reference_bodies) = (listed(&mut fast), listed(&mut reference));
+    for step in 0..steps {
+        if step > 0 && u() < 0.5 {
+            let draw = u().to_bits() | 1;
+            churn(fast.world_mut(), &mut fast_bodies, &mut unit_floats(draw));
+            churn(
+                reference.world_mut(),
+                &mut reference_bodies,
+                &mut unit_floats(draw),
+            );
+            seen.churned += 1;
+        }
+        fast.world_mut().run_schedule(FixedUpdate);
+        reference.world_mut().run_schedule(FixedUpdate);
+        let f = states(&mut fast, &fast_bodies);
+        let r = states(&mut reference, &reference_bodies);
+        for (f, r) in f.iter().zip(&r) {
+            prop_assert_eq!(f, r, "seed {:#x}, step {}, {:?}", seed, step, config);
+        }
+        let written = messages(&mut fast, &fast_bodies);
+        prop_assert_eq!(
+            &written,
+            &messages(&mut reference, &reference_bodies),
+            "step {}",
+            step
+        );
+        seen.messages += written.matches("Some(").count();
+        seen.contacts += f
+            .iter()
+            .map(|s| s.matches("CollisionData").count())
+            .sum::<usize>();
+    }
+    Ok(seen)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The fast path and the reference step agree, bit for bit, on random scenes with kinematic
+    /// bodies, switches, layers, one-way platforms, ladders and a game changing things between
+    /// steps (velocities, switches, teleports, invalid boxes, despawns, spawns, removed boxes,
+    /// layers, tiles, gravity and friction).
+    #[test]
+    fn the_fast_path_takes_every_body_where_the_reference_step_does(seed in any::<u32>()) {
+        compare(seed, 60)?;
+    }
+}
+
+/// The compared scenes are not idle: bodies touch, land and get squished, and the game changes
+/// them between steps.
+#[test]
+fn the_compared_scenes_have_contacts_messages_and_changes() {
+    let mut all = Seen::default();
+    for seed in 1..=16u32 {
+        let seen = compare(seed.wrapping_mul(0x9E37_79B9), 60).expect("the two steps agree");
+        all.contacts += seen.contacts;
+        all.messages += seen.messages;
+        all.churned += seen.churned;
+    }
+    assert!(
+        all.contacts > 1000 && all.messages > 50 && all.churned > 300,
+        "{} contacts, {} messages, {} changes",
+        all.contacts,
+        all.messages,
+        all.churned
+    );
+}

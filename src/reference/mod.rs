@@ -1,0 +1,473 @@
+//! The whole physics step written for reading: the articles' algorithm, one body at a time,
+//! with none of the machinery that makes the plugin fast.
+//!
+//! [`ReferencePhysicsPlugin`] runs this step in place of [`PhysicsPlugin`](crate::PhysicsPlugin)'s
+//! stages. It is the executable specification of the plugin: the differential property test
+//! below runs random scenes through both and requires the same positions, velocities, flags,
+//! body states, contacts and messages, bit for bit, at every step. Whatever the fast path does
+//! (table columns, snapshots, the contact store, the SIMD screen, rest skipping, the tile memo,
+//! worker threads) must not change an outcome this step defines.
+//!
+//! # The step
+//!
+//! Every body is read into a plain list, in the order of the world's body query (the order in
+//! which the fast path gives bodies their slots: table after table as Bevy matched them, rows
+//! in table order), the stages run over that list, and what changed is written back.
+//!
+//! 1. **Integrate** (every body): the flags start a new step, the old position is remembered;
+//!    an invalid box is left alone from here on; a non-finite velocity becomes zero; gravity
+//!    with the fall cap (not on a ladder the body climbs, not for kinematic bodies); a body
+//!    that stood on another falls no faster than its support; kinematic bodies and bodies
+//!    without world collision move by their velocity.
+//! 2. **Tiles** (every valid, non-kinematic body): [`collide_with_tiles`] (push out of solid
+//!    tiles or hold, one-way snap, swept move and slide, flags, friction); [`Landed`] when the
+//!    body stands on a tile it did not stand on before; [`Squished`] once per episode.
+//! 3. **Pairs** (every valid body): each pair of bodies whose layers interact and whose boxes
+//!    overlap or touch within the pair's tolerance ([`signed_overlap_within`]), the overlap
+//!    taken from the side of the body earlier in the list; each body's contacts in the order of
+//!    its partners in the list, captured as [`CollisionData`]. The list's order is Bevy's
+//!    order of matching the bodies' tables, which depends on the world's history, not only on
+//!    the bodies: it decides the order of a body's contacts, and so the rounding of its
+//!    response when it has several.
+//! 4. **Response** (every non-kinematic body): article 003's [`respond`] to its own contacts;
+//!    ground friction on a body stood on; [`Landed`] on a body; the offset applied through the
+//!    tile sweep; object push flags; the velocity of the ground stood on.
+//!
+//! Messages are written in entity order, per stage, as the fast path writes them.
+//!
+//! What it leaves out: the partition (pairs are found by testing every pair), collision events,
+//! sensors, `Transform`s and warnings in the log. Those are not part of the bodies' state.
+
+use bevy::prelude::*;
+
+use crate::body::{
+    Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits, warn_once_while,
+};
+use crate::config::{CheckedFall, PhysicsConfig};
+use crate::flags::{PushFlags, Side, side_bit};
+use crate::friction::{apply_ground_friction, friction_decay};
+use crate::geometry::{signed_overlap_within, skin_at};
+use crate::integrate::apply_gravity;
+use crate::layers::CollisionLayers;
+use crate::messages::{Landed, Squished};
+use crate::pairs::{CollisionData, Contacts};
+use crate::response::respond;
+use crate::schedule::PhysicsSystems;
+use crate::tiles::collide::{
+    PassThrough, TileBody, TileParams, collide_with_tiles, overlaps_kind, sweep_displacement,
+};
+use crate::tiles::{TileKind, TileMap, left_the_map};
+
+/// Runs the [reference step](self) in place of the stages of
+/// [`PhysicsPlugin`](crate::PhysicsPlugin): it adds that plugin (its types, resources,
+/// messages and hooks), turns its stages off and runs the reference step between
+/// [`PhysicsSystems::Integrate`] and [`PhysicsSystems::TileCollide`], so systems ordered
+/// against the stages run before or after it as they would around the plugin's step. Add it
+/// instead of `PhysicsPlugin`, in `FixedUpdate`.
+///
+/// The worlds of the two plugins then hold the same entities and archetypes, so Bevy's query
+/// gives bodies in the same order in both (see the module's step 3).
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::prelude::*;
+/// use bevy_platformer_physics::reference::ReferencePhysicsPlugin;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, ReferencePhysicsPlugin))
+///     .insert_resource(TileMap::from_ascii("#....#\n######", 16.0).unwrap());
+/// let body = app
+///     .world_mut()
+///     .spawn((Aabb::new(Vec2::new(40.0, 28.0), Vec2::splat(6.0)), Velocity::default()))
+///     .id();
+/// for _ in 0..30 {
+///     app.world_mut().run_schedule(FixedUpdate);
+/// }
+/// assert_eq!(app.world().get::<Aabb>(body).unwrap().center.y, 22.0);
+/// ```
+pub struct ReferencePhysicsPlugin;
+
+impl Plugin for ReferencePhysicsPlugin {
+    fn build(&self, app: &mut App) {
+        use PhysicsSystems::*;
+        app.add_plugins(crate::PhysicsPlugin::default())
+            .configure_sets(
+                FixedUpdate,
+                (
+                    Integrate,
+                    TileCollide,
+                    UpdatePartition,
+                    DetectPairs,
+                    Respond,
+                    Sense,
+                )
+                    .run_if(|| false),
+            )
+            .add_systems(
+                FixedUpdate,
+                reference_step.after(Integrate).before(TileCollide),
+            );
+    }
+}
+
+/// One body as the reference step holds it.
+struct Body {
+    entity: Entity,
+    aabb: Aabb,
+    velocity: Vec2,
+    old: Vec2,
+    flags: PushFlags,
+    state: BodyState,
+    switches: BodySwitches,
+    kinematic: bool,
+    layers: CollisionLayers,
+    /// The body's contacts this step: (partner's index in the list, overlap from this body).
+    contacts: Vec<(usize, Vec2)>,
+}
+
+/// What every stage reads of the world apart from the bodies.
+struct Step<'a> {
+    map: &'a TileMap,
+    config: &'a PhysicsConfig,
+    dt: f32,
+    gravity: Vec2,
+    max_fall_speed: f32,
+}
+
+/// The reference step: read the bodies, run the stages, write back.
+fn reference_step(
+    world: &mut World,
+    query: &mut QueryState<BodyRead>,
+    mut fall: Local<CheckedFall>,
+) {
+    let dt = world.resource::<Time<Fixed>>().timestep().as_secs_f32();
+    let config = world.resource::<PhysicsConfig>().clone();
+    let (gravity, max_fall_speed) = fall.update(&config);
+    let mut bodies = read_bodies(world, query);
+    let map = world.resource::<TileMap>();
+    let step = Step {
+        map,
+        config: &config,
+        dt,
+        gravity,
+        max_fall_speed,
+    };
+    for body in &mut bodies {
+        integrate(body, &step);
+    }
+    let mut landed = Vec::new();
+    let mut squished = Vec::new();
+    for body in bodies.iter_mut().filter(|b| !b.kinematic) {
+        collide_tiles(body, &step, &mut landed, &mut squished);
+    }
+    detect_pairs(&mut bodies, config.contact_tolerance);
+    let snapshot: Vec<Detected> = bodies.iter().map(Detected::of).collect();
+    let mut landed_on_bodies = Vec::new();
+    for (i, body) in bodies.iter_mut().enumerate() {
+        if !body.kinematic {
+            respond_to_contacts(body, i, &snapshot, &step, &mut landed_on_bodies);
+        }
+    }
+    let contacts: Vec<Vec<CollisionData>> = (0..bodies.len())
+        .map(|i| contacts_of(i, &bodies[i].contacts, &snapshot))
+        .collect();
+    write_bodies(world, &bodies, contacts);
+    write_in_entity_order(world, landed);
+    write_in_entity_order(world, squished);
+    write_in_entity_order(world, landed_on_bodies);
+}
+
+type BodyRead = (
+    Entity,
+    &'static Aabb,
+    &'static Velocity,
+    &'static OldPosition,
+    &'static PushFlags,
+    &'static BodyState,
+    &'static BodySwitches,
+    Has<Kinematic>,
+    Option<&'static CollisionLayers>,
+);
+
+/// Every body, in the query's order.
+fn read_bodies(world: &mut World, query: &mut QueryState<BodyRead>) -> Vec<Body> {
+    query
+        .iter(world)
+        .map(
+            |(entity, aabb, velocity, old, flags, state, switches, kinematic, layers)| Body {
+                entity,
+                aabb: *aabb,
+                velocity: velocity.0,
+                old: old.0,
+                flags: *flags,
+                state: *state,
+                switches: *switches,
+                kinematic,
+                layers: layers.copied().unwrap_or_default(),
+                contacts: Vec::new(),
+            },
+        )
+        .collect()
+}
+
+/// Stage 1.
+fn integrate(body: &mut Body, step: &Step) {
+    body.flags.begin_step();
+    body.old = body.aabb.center;
+    let valid = body.aabb.is_valid();
+    warn_once_while(&mut &mut body.state, warn_bits::INVALID_AABB, !valid, || {});
+    if !valid {
+        return;
+    }
+    let finite = body.velocity.is_finite();
+    warn_once_while(
+        &mut &mut body.state,
+        warn_bits::BAD_VELOCITY,
+        !finite,
+        || {},
+    );
+    if !finite {
+        body.velocity = Vec2::ZERO;
+    }
+    let (center, half) = (body.aabb.center, body.aabb.half_extents);
+    let skin = skin_at(step.config.contact_tolerance, center);
+    let climbing =
+        body.switches.climbing && overlaps_kind(step.map, center, half, skin, TileKind::Ladder);
+    if !body.kinematic && body.switches.gravity && !climbing {
+        body.velocity = apply_gravity(body.velocity, step.gravity, step.max_fall_speed, step.dt);
+    }
+    if !body.kinematic && body.flags.pushed_object(Side::Bottom) {
+        body.velocity.y = body.velocity.y.max(body.state.ground_velocity.y);
+    }
+    if body.kinematic || !body.switches.world_collision {
+        body.aabb.center += body.velocity * step.dt;
+    }
+}
+
+/// Stage 2.
+fn collide_tiles(
+    body: &mut Body,
+    step: &Step,
+    landed: &mut Vec<Landed>,
+    squished: &mut Vec<Squished>,
+) {
+    if !body.aabb.is_valid() {
+        return;
+    }
+    if !body.switches.world_collision {
+        body.flags.set_tile_sides(0);
+        body.state.standing_on = None;
+        body.state.overlaps_ladder = false;
+        return;
+    }
+    let config = step.config;
+    let params = TileParams {
+        dt: step.dt,
+        skin: config.contact_tolerance,
+        one_way_tolerance: config.one_way_tolerance,
+        max_depenetration: config.max_depenetration,
+        ground_friction: if body.switches.friction {
+            config.ground_friction
+        } else {
+            0.0
+        },
+    };
+    let mut moved = TileBody {
+        center: body.aabb.center,
+        half: body.aabb.half_extents,
+        velocity: body.velocity,
+    };
+    let outcome = collide_with_tiles(step.map, &mut moved, pass_through(&body.switches), &params);
+    let has = |side| outcome.sides & side_bit(side) != 0;
+    if has(Side::Bottom) && !body.flags.pushed(Side::Bottom) {
+        landed.push(Landed {
+            entity: body.entity,
+            velocity: body.velocity,
+        });
+    }
+    body.aabb.center = moved.center;
+    body.velocity = moved.velocity;
+    body.flags.set_tile_sides(outcome.sides);
+    body.state.standing_on = outcome.standing_on;
+    body.state.overlaps_ladder = outcome.overlaps_ladder;
+    let state = &mut &mut body.state;
+    warn_once_while(state, warn_bits::EMBEDDED, outcome.embedded, || {});
+    warn_once_while(state, warn_bits::SQUISHED, outcome.squished, || {
+        squished.push(Squished {
+            entity: body.entity,
+            vertically: has(Side::Bottom) && has(Side::Top),
+            horizontally: has(Side::Left) && has(Side::Right),
+            center: moved.center,
+        });
+    });
+    let outside = left_the_map(step.map.bounds(), moved.center, moved.half);
+    warn_once_while(state, warn_bits::OUTSIDE_MAP, outside, || {});
+}
+
+fn pass_through(switches: &BodySwitches) -> PassThrough {
+    PassThrough {
+        drop_through: switches.drop_through,
+        climbing: switches.climbing,
+    }
+}
+
+/// Stage 3: every pair, tested once.
+fn detect_pairs(bodies: &mut [Body], touch: f32) {
+    for i in 0..bodies.len() {
+        for j in i + 1..bodies.len() {
+            let (a, b) = (&bodies[i], &bodies[j]);
+            if !a.aabb.is_valid() || !b.aabb.is_valid() || !a.layers.interacts_with(b.layers) {
+                continue;
+            }
+            let (ca, cb) = (a.aabb.center, b.aabb.center);
+            let skin = skin_at(touch, ca).max(skin_at(touch, cb));
+            let found =
+                signed_overlap_within(ca, a.aabb.half_extents, cb, b.aabb.half_extents, skin);
+            if let Some(overlap) = found {
+                bodies[i].contacts.push((j, overlap));
+                bodies[j].contacts.push((i, -overlap));
+            }
+        }
+    }
+}
+
+/// A body as pair detection captured it: what its partners' contacts read of it.
+#[derive(Clone, Copy)]
+struct Detected {
+    entity: Entity,
+    center: Vec2,
+    half: Vec2,
+    velocity: Vec2,
+    old: Vec2,
+    kinematic: bool,
+    blocked: u8,
+}
+
+impl Detected {
+    fn of(body: &Body) -> Self {
+        Self {
+            entity: body.entity,
+            center: body.aabb.center,
+            half: body.aabb.half_extents,
+            velocity: body.velocity,
+            old: body.old,
+            kinematic: body.kinematic,
+            blocked: body.flags.blocked_sides(),
+        }
+    }
+}
+
+/// Body `i`'s contacts as [`CollisionData`], from what detection captured.
+fn contacts_of(i: usize, contacts: &[(usize, Vec2)], snapshot: &[Detected]) -> Vec<CollisionData> {
+    let me = &snapshot[i];
+    contacts
+        .iter()
+        .map(|&(j, overlap)| {
+            let other = &snapshot[j];
+            CollisionData {
+                other: other.entity,
+                overlap,
+                velocity: me.velocity,
+                other_velocity: other.velocity,
+                old_position: me.old,
+                other_old_position: other.old,
+                position: me.center,
+                other_position: other.center,
+                half_extents: me.half,
+                other_half_extents: other.half,
+                other_kinematic: other.kinematic,
+                blocked: me.blocked,
+                other_blocked: other.blocked,
+            }
+        })
+        .collect()
+}
+
+/// Stage 4, for one non-kinematic body, the `index`-th of the list.
+fn respond_to_contacts(
+    body: &mut Body,
+    index: usize,
+    snapshot: &[Detected],
+    step: &Step,
+    landed: &mut Vec<Landed>,
+) {
+    if body.contacts.is_empty() {
+        body.state.ground_velocity = Vec2::ZERO;
+        return;
+    }
+    let contacts = contacts_of(index, &body.contacts, snapshot);
+    let config = step.config;
+    let mut r = respond(body.velocity, &contacts, config.contact_tolerance);
+    let on_tile = body.flags.pushes_tile(Side::Bottom);
+    if let Some(ground) = r.ground_velocity
+        && body.switches.friction
+        && config.ground_friction > 0.0
+        && !on_tile
+    {
+        let decay = friction_decay(config.ground_friction, step.dt);
+        r.velocity.x = apply_ground_friction(r.velocity.x, ground.x, decay);
+    }
+    if r.sides & side_bit(Side::Bottom) != 0 && !on_tile && !body.flags.pushed(Side::Bottom) {
+        landed.push(Landed {
+            entity: body.entity,
+            velocity: snapshot[index].velocity,
+        });
+    }
+    if r.offset != Vec2::ZERO && body.aabb.is_valid() {
+        let (center, half) = (body.aabb.center, body.aabb.half_extents);
+        body.aabb.center = if body.switches.world_collision {
+            let pass = pass_through(&body.switches);
+            sweep_displacement(
+                step.map,
+                center,
+                half,
+                r.offset,
+                pass,
+                config.contact_tolerance,
+            )
+        } else {
+            center + r.offset
+        };
+    }
+    body.velocity = r.velocity;
+    body.flags.add_object_sides(r.sides);
+    body.state.ground_velocity = r.ground_velocity.unwrap_or(Vec2::ZERO);
+}
+
+/// Writes the bodies' new state, and every [`Contacts`]: a body's own, empty on an entity that
+/// is not a body (any more).
+fn write_bodies(world: &mut World, bodies: &[Body], contacts: Vec<Vec<CollisionData>>) {
+    let mut lists = bevy::ecs::entity::EntityHashMap::default();
+    for (body, contacts) in bodies.iter().zip(contacts) {
+        let mut entity = world.entity_mut(body.entity);
+        set_if_changed(&mut entity, body.aabb);
+        set_if_changed(&mut entity, Velocity(body.velocity));
+        set_if_changed(&mut entity, OldPosition(body.old));
+        set_if_changed(&mut entity, body.flags);
+        set_if_changed(&mut entity, body.state);
+        lists.insert(body.entity, contacts);
+    }
+    for (entity, mut listed) in world.query::<(Entity, &mut Contacts)>().iter_mut(world) {
+        listed.0 = lists.remove(&entity).unwrap_or_default();
+    }
+}
+
+fn set_if_changed<C: Component<Mutability = bevy::ecs::component::Mutable> + PartialEq>(
+    entity: &mut EntityWorldMut,
+    value: C,
+) {
+    if let Some(mut c) = entity.get_mut::<C>() {
+        c.set_if_neq(value);
+    }
+}
+
+fn write_in_entity_order<M: Message + crate::messages::OfEntity>(
+    world: &mut World,
+    mut found: Vec<M>,
+) {
+    found.sort_by_key(M::entity);
+    world.write_message_batch(found);
+}
+
+#[cfg(test)]
+mod differential;
