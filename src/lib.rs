@@ -75,6 +75,7 @@
 //! | --- | --- | --- |
 //! | *(none)* | yes | the headless physics: only `bevy` with `std` and `bevy_log` |
 //! | `debug` | no | `debug::DebugPlugin` (gizmo overlays and the egui panel), with the window, renderer and `bevy_egui` it needs; the examples need it |
+//! | `reference` | no | `reference::ReferencePhysicsPlugin`: the whole step written for reading, one body at a time; the plugin's fast path is tested against it bit for bit |
 
 #![warn(missing_docs)]
 
@@ -84,6 +85,7 @@ pub mod config;
 mod crew;
 #[cfg(feature = "debug")]
 pub mod debug;
+pub mod diagnostics;
 pub mod flags;
 pub mod friction;
 mod gathered;

@@ -20,7 +20,7 @@ pub const STAGES: [&str; N] = [
 ];
 
 /// How many stages are timed.
-const N: usize = 6;
+pub(crate) const N: usize = 6;
 
 /// How many steps the history keeps.
 const HISTORY: usize = 240;
@@ -42,7 +42,7 @@ impl StageTimings {
     }
 }
 
-fn mark<const I: usize>(mut timings: ResMut<StageTimings>) {
+pub(crate) fn mark<const I: usize>(mut timings: ResMut<StageTimings>) {
     timings.marks[I] = Some(Instant::now());
     if I == N {
         let marks = timings.marks;

@@ -8,6 +8,7 @@ mod bad_input;
 mod collision_events;
 mod corners;
 mod determinism;
+mod diagnostics;
 mod fit;
 mod ghost;
 mod gravity;

@@ -1,0 +1,138 @@
+//! [`PhysicsDiagnosticsPlugin`]: the step's counters and stage times as Bevy diagnostics, for
+//! `LogDiagnosticsPlugin` and every other tool that reads the `DiagnosticsStore`.
+
+use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+
+use crate::PhysicsSystems;
+use crate::pairs::PhysicsStats;
+use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
+
+/// Records, after every physics step, [`PhysicsStats`] and the time of each stage (from
+/// [`StageTimingPlugin`], which it adds if the app has not) as diagnostics:
+///
+/// | path | value |
+/// | --- | --- |
+/// | `physics/bodies` | bodies in the partition |
+/// | `physics/awake_bodies` | bodies the step processed in full |
+/// | `physics/pairs_tested`, `physics/pairs_found` | pairs compared, pairs in contact |
+/// | `physics/occupied_cells` | partition cells holding a body |
+/// | `physics/step_ms` | the whole step, ms |
+/// | `physics/stage/integrate_ms` ... `physics/stage/sensors_ms` | each stage, ms |
+///
+/// Add it to an app that has the physics (and `MinimalPlugins` or `DefaultPlugins`, which bring
+/// Bevy's `DiagnosticsPlugin`), in the physics schedule (`FixedUpdate` by default):
+///
+/// ```
+/// use bevy::diagnostic::{DiagnosticsStore, LogDiagnosticsPlugin};
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::diagnostics::{BODIES, PhysicsDiagnosticsPlugin};
+/// use bevy_platformer_physics::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((
+///     MinimalPlugins,
+///     PhysicsPlugin::default(),
+///     PhysicsDiagnosticsPlugin::default(),
+///     LogDiagnosticsPlugin::default(),
+/// ));
+/// app.world_mut()
+///     .spawn((Aabb::new(Vec2::new(8.0, 8.0), Vec2::splat(4.0)), Velocity::default()));
+/// app.world_mut().run_schedule(FixedUpdate);
+/// let store = app.world().resource::<DiagnosticsStore>();
+/// assert_eq!(store.get(&BODIES).unwrap().value(), Some(1.0));
+/// ```
+pub struct PhysicsDiagnosticsPlugin {
+    /// The schedule the physics runs in (default `FixedUpdate`).
+    pub schedule: bevy::ecs::schedule::InternedScheduleLabel,
+}
+
+impl Default for PhysicsDiagnosticsPlugin {
+    fn default() -> Self {
+        Self {
+            schedule: FixedUpdate.intern(),
+        }
+    }
+}
+
+/// Bodies in the partition ([`PhysicsStats::bodies`]).
+pub const BODIES: DiagnosticPath = DiagnosticPath::const_new("physics/bodies");
+/// Bodies processed in full ([`PhysicsStats::awake_bodies`]).
+pub const AWAKE_BODIES: DiagnosticPath = DiagnosticPath::const_new("physics/awake_bodies");
+/// Pairs compared ([`PhysicsStats::pairs_tested`]).
+pub const PAIRS_TESTED: DiagnosticPath = DiagnosticPath::const_new("physics/pairs_tested");
+/// Pairs in contact ([`PhysicsStats::pairs_found`]).
+pub const PAIRS_FOUND: DiagnosticPath = DiagnosticPath::const_new("physics/pairs_found");
+/// Cells holding a body ([`PhysicsStats::occupied_cells`]).
+pub const OCCUPIED_CELLS: DiagnosticPath = DiagnosticPath::const_new("physics/occupied_cells");
+/// The whole step, in milliseconds.
+pub const STEP_MS: DiagnosticPath = DiagnosticPath::const_new("physics/step_ms");
+/// Each stage, in milliseconds, in the order of [`STAGES`].
+pub const STAGE_MS: [DiagnosticPath; STAGES.len()] = [
+    DiagnosticPath::const_new("physics/stage/integrate_ms"),
+    DiagnosticPath::const_new("physics/stage/tiles_ms"),
+    DiagnosticPath::const_new("physics/stage/partition_ms"),
+    DiagnosticPath::const_new("physics/stage/pairs_ms"),
+    DiagnosticPath::const_new("physics/stage/respond_ms"),
+    DiagnosticPath::const_new("physics/stage/sensors_ms"),
+];
+
+/// The counters, in the order they are recorded.
+const COUNTERS: [DiagnosticPath; 5] = [
+    BODIES,
+    AWAKE_BODIES,
+    PAIRS_TESTED,
+    PAIRS_FOUND,
+    OCCUPIED_CELLS,
+];
+
+impl Plugin for PhysicsDiagnosticsPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<StageTimingPlugin>() {
+            app.add_plugins(StageTimingPlugin {
+                schedule: self.schedule,
+            });
+        }
+        for path in COUNTERS {
+            app.register_diagnostic(Diagnostic::new(path));
+        }
+        app.register_diagnostic(Diagnostic::new(STEP_MS).with_suffix(" ms"));
+        for path in STAGE_MS {
+            app.register_diagnostic(Diagnostic::new(path).with_suffix(" ms"));
+        }
+        app.add_systems(
+            self.schedule,
+            // After the stage clock's last reading, so the times are this step's.
+            record_diagnostics
+                .after(PhysicsSystems::Sense)
+                .after(crate::timing::mark::<{ crate::timing::N }>),
+        );
+    }
+}
+
+/// Records the last step's counters and stage times.
+fn record_diagnostics(
+    stats: Res<PhysicsStats>,
+    timings: Option<Res<StageTimings>>,
+    mut diagnostics: Diagnostics,
+) {
+    let counts = [
+        stats.bodies,
+        stats.awake_bodies,
+        stats.pairs_tested,
+        stats.pairs_found,
+        stats.occupied_cells,
+    ];
+    for (path, count) in COUNTERS.iter().zip(counts) {
+        diagnostics.add_measurement(path, || count as f64);
+    }
+    let Some(timings) = timings else {
+        return;
+    };
+    let ms = |d: core::time::Duration| d.as_secs_f64() * 1000.0;
+    diagnostics.add_measurement(&STEP_MS, || ms(timings.total()));
+    for (path, &time) in STAGE_MS.iter().zip(&timings.last) {
+        diagnostics.add_measurement(path, || ms(time));
+    }
+}
