@@ -26,10 +26,7 @@ pub fn build(scene: &Scene) -> App {
                 .collect::<Vec<_>>(),
         )
         .collect();
-    if scene.crowd {
-        world
-            .insert_batch((bodies.into_iter().enumerate()).map(|(i, body)| (body, Walker::new(i))));
-    }
+    scene.drive_crowd(world, bodies);
     app
 }
 

@@ -79,10 +79,7 @@ pub fn build(scene: &Scene, cell_tiles: u32, variant: Variant) -> App {
                 .collect::<Vec<_>>(),
         )
         .collect();
-    if scene.crowd {
-        world
-            .insert_batch((bodies.into_iter().enumerate()).map(|(i, body)| (body, Walker::new(i))));
-    }
+    scene.drive_crowd(world, bodies);
     for &p in &scene.platforms {
         world.spawn((
             Platform,

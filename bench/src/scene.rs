@@ -126,6 +126,19 @@ impl Scene {
         scene
     }
 
+    /// In the crowd, gives each of the scene's `bodies` (spawned in the scene's order) its
+    /// [`Walker`]; in the pile, nothing.
+    pub fn drive_crowd(
+        &self,
+        world: &mut bevy::ecs::world::World,
+        bodies: Vec<bevy::ecs::entity::Entity>,
+    ) {
+        if self.crowd {
+            let walkers = bodies.into_iter().enumerate();
+            world.insert_batch(walkers.map(|(i, body)| (body, Walker::new(i))));
+        }
+    }
+
     /// `pile` or `crowd` with `n` bodies.
     pub fn named(name: &str, n: usize) -> Scene {
         match name {
