@@ -7,6 +7,7 @@ use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
 use crate::collision_events::end_contacts_hook;
+use crate::crew::CrewSlot;
 use crate::flags::PushFlags;
 use crate::partition::{GridAreas, leave_partition_hook};
 use crate::rest::{Awake, Rest};
@@ -181,7 +182,7 @@ pub(crate) type MovingBody<'a, C> = (
 #[track_caller]
 pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
     bodies: &mut MovingBodies<C>,
-    parallel_min: usize,
+    (crew, parallel_min): (&CrewSlot, usize),
     skip: impl Fn(&[Entity]) -> S + Sync,
     work: impl Fn(MovingBody<C>) + Sync,
 ) where
@@ -206,26 +207,33 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
             Column::new(&mut s),
             (switches, Column::new(&mut o), (rests, awake)),
         );
-        for_each_piece(rows, entities.len(), total, parallel, |rows| {
-            let len = rows.row_count();
-            let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, (rests, awake))) = rows;
-            let skip = skip(entities);
-            for row in 0..len {
-                if skip(entities, row, awake[row]) {
-                    continue;
+        for_each_piece(
+            rows,
+            entities.len(),
+            total,
+            crew.threads(parallel),
+            |rows| {
+                let len = rows.row_count();
+                let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, (rests, awake))) =
+                    rows;
+                let skip = skip(entities);
+                for row in 0..len {
+                    if skip(entities, row, awake[row]) {
+                        continue;
+                    }
+                    work((
+                        entities[row],
+                        a.at(row),
+                        v.at(row),
+                        f.at(row),
+                        s.at(row),
+                        &switches[row],
+                        o.at(row),
+                        (&mut rests[row], &mut awake[row]),
+                    ));
                 }
-                work((
-                    entities[row],
-                    a.at(row),
-                    v.at(row),
-                    f.at(row),
-                    s.at(row),
-                    &switches[row],
-                    o.at(row),
-                    (&mut rests[row], &mut awake[row]),
-                ));
-            }
-        });
+            },
+        );
         stamp_writes(&mut a, writer);
         stamp_writes(&mut v, writer);
         stamp_writes(&mut f, writer);

@@ -27,7 +27,7 @@ use bevy::prelude::*;
 use crate::config::PhysicsConfig;
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::pairs::Contacts;
-use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
+use crate::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
 use crate::snapshot::ContactLayout;
 
 /// How present a body is at this step's pair detection, least first.
@@ -167,7 +167,7 @@ pub(crate) fn report_contact_changes(
     last: &Partners,
     is_body: impl Fn(Entity) -> bool + Sync,
     (kept, same_slots): (impl Fn(usize) -> bool + Sync, bool),
-    parallel: bool,
+    threads: Threads,
     pieces: &mut Vec<Vec<Change>>,
     started: &mut MessageWriter<CollisionStarted>,
     ended: &mut MessageWriter<CollisionEnded>,
@@ -185,7 +185,7 @@ pub(crate) fn report_contact_changes(
     let counts = |other: Entity| !last.forgotten || last.slot(other).is_some();
     let n = now.entities.len();
     pieces.resize_with(CHUNKS, Vec::new);
-    for_each_chunk(pieces, parallel, |i, out| {
+    for_each_chunk(pieces, threads, |i, out| {
         out.clear();
         for k in chunk_range(i, CHUNKS, n) {
             if kept(k) || (same_slots && same_partners(last.links_of(k), now.links_of(k))) {

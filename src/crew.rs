@@ -1,44 +1,83 @@
-//! The crew: tasks on Bevy's compute task pool that stay with the physics step from one
+//! The crew: tasks on Bevy's compute task pool that stay with one app's physics step from one
 //! parallel pass to the next.
 //!
 //! A step runs about a dozen parallel passes, each a fraction of a millisecond long. Spawning a
 //! task per pass and thread (a task-pool scope) allocates (about 40 times a step), and the
 //! helping thread goes back to the pool and to sleep after each pass, so that the next pass
 //! begins with a system call to wake it and the wait for it to run. The crew's tasks are
-//! spawned once and never end. The step's first system calls them ([`call`]): each wakes on one
-//! of the pool's threads and, between passes, watches for the next one instead of returning to
-//! the pool, until the step's last parallel pass dismisses it ([`dismiss`]). Then it gives its
-//! thread back to the pool, and waits for the next call.
+//! spawned once, when the app's first step needs them, and end with the app (the crew is a
+//! resource, [`CrewSlot`]).
+//!
+//! Two systems of the step bracket its passes: [`call_crew`] (the step's first system) wakes
+//! the tasks, and between passes each then watches for the next one for at most [`WATCH`]
+//! instead of going back to the pool; [`dismiss_crew`] (after the last pass) sends them back.
+//! A task that saw no pass within its watch returns its thread to the pool and waits for news
+//! off any thread, so a system of the game placed between two stages that uses the compute
+//! pool gets the threads within a watch.
 //!
 //! The crew has one task fewer than the pool has threads (the thread that asks for a pass works
-//! too), so a step uses as many threads as the app gave the compute pool, and no others. During
-//! a step the crew keeps those threads: other tasks (another system running beside the physics)
-//! get them back when the step is over.
+//! too), so a step uses as many threads as the app gave the compute pool, and no others. Each
+//! app has its own crew: two apps stepping at the same time each run their passes on their own
+//! tasks.
 
 use core::pin::Pin;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
+use std::thread::Thread;
 use std::time::{Duration, Instant};
 
+use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
+
+use crate::body::Aabb;
+use crate::config::PhysicsConfig;
 
 /// How long a crew task watches for the next pass during a step before it gives its thread back
 /// all the same. Longer than most gaps between passes (in the benchmark's pile, watches of
 /// 100 us, 300 us and 2 ms gave the same steps within the machine's noise at 16 000 and 64 000
 /// bodies), and short, because the thread it keeps may be the one that would run the step's
-/// next stage: when the pool's other threads are busy with other systems and the crew's task
-/// was queued before that stage, the stage waits for the watch to end.
+/// next stage or another system's task.
 const WATCH: Duration = Duration::from_micros(200);
 
-/// A pass's work: called once by each thread that joins the pass. It must not unwind.
-type Job = &'static (dyn Fn() + Sync);
+/// How many times the asking thread checks, spinning, whether the crew left a pass, before it
+/// parks until the last task out wakes it. A task leaving is usually a piece's time away.
+const SPINS_BEFORE_PARK: u32 = 1 << 12;
+
+/// A pass's work, with its lifetime erased: `call(data)` runs it. Built by [`Job::erase`] and
+/// called only while the pass is on offer (see [`Crew::run`]).
+#[derive(Clone, Copy)]
+struct Job {
+    data: *const (),
+    call: unsafe fn(*const ()),
+}
+
+// SAFETY: a `Job` is made from a `&F` with `F: Sync` (`Job::erase`), so calling it from any
+// thread is what `&F: Send` allows.
+unsafe impl Send for Job {}
+
+impl Job {
+    /// `job` as a pointer and the function that calls it.
+    fn erase<F: Fn() + Sync>(job: &F) -> Job {
+        /// SAFETY (for the caller): `data` points to a live `F`.
+        unsafe fn call<F: Fn()>(data: *const ()) {
+            // SAFETY: see above.
+            unsafe { (*data.cast::<F>())() }
+        }
+        Job {
+            data: core::ptr::from_ref(job).cast(),
+            call: call::<F>,
+        }
+    }
+}
 
 /// What the crew's tasks and the asking thread change under a lock.
 struct Board {
     /// The pass on offer, until the asking thread has finished its share of it.
     job: Option<Job>,
+    /// The thread whose pass is on offer, woken by the last task to leave it.
+    asker: Option<Thread>,
     /// The wakers of the crew's tasks waiting for news, by task.
     waiting: Vec<Option<Waker>>,
 }
@@ -50,8 +89,14 @@ struct Shared {
     news: AtomicU64,
     /// Between [`Crew::call`] and [`Crew::dismiss`]: the crew watches between passes.
     on_shift: AtomicBool,
+    /// The crew was dropped: its tasks end.
+    closed: AtomicBool,
     /// Crew tasks inside the current pass's job.
     working: AtomicUsize,
+    /// Passes a crew task took part in (for tests).
+    joined: AtomicU64,
+    /// Passes refused because the crew ran another pass (for tests).
+    refused: AtomicU64,
     /// Held by the thread whose pass the crew runs.
     turn: Mutex<()>,
 }
@@ -62,43 +107,12 @@ impl Shared {
         self.board.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Tells the crew something new (a pass or a call), waking the tasks that wait for news.
+    /// Tells the crew something new (a pass, a call or the end), waking the tasks that wait.
     fn announce(&self, board: &mut Board) {
         self.news.fetch_add(1, Ordering::AcqRel);
         for waker in &mut board.waiting {
             if let Some(waker) = waker.take() {
                 waker.wake();
-            }
-        }
-    }
-
-    /// A crew task's life: wait for news; join the passes on offer while on shift; and again.
-    async fn serve(&'static self, task: usize) {
-        let mut seen = 0;
-        loop {
-            Wait {
-                shared: self,
-                seen,
-                task,
-            }
-            .await;
-            loop {
-                let job = {
-                    let board = self.board();
-                    seen = self.news.load(Ordering::Acquire);
-                    board.job.inspect(|_| {
-                        // Counted under the lock: once the job is off the board, nobody joins.
-                        self.working.fetch_add(1, Ordering::AcqRel);
-                    })
-                };
-                if let Some(job) = job {
-                    // A job must not unwind; should one, the task serves on all the same.
-                    let _ = catch_unwind(AssertUnwindSafe(job));
-                    self.working.fetch_sub(1, Ordering::AcqRel);
-                }
-                if !self.watch(seen) {
-                    break;
-                }
             }
         }
     }
@@ -121,14 +135,58 @@ impl Shared {
     }
 }
 
+/// A crew task's life: wait for news; join the passes on offer while on shift; and again,
+/// until the crew is dropped.
+async fn serve(shared: Arc<Shared>, task: usize) {
+    let mut seen = 0;
+    loop {
+        Wait {
+            shared: &shared,
+            seen,
+            task,
+        }
+        .await;
+        loop {
+            if shared.closed.load(Ordering::Acquire) {
+                return;
+            }
+            let job = {
+                let board = shared.board();
+                seen = shared.news.load(Ordering::Acquire);
+                board.job.inspect(|_| {
+                    // Counted under the lock: once the job is off the board, nobody joins.
+                    shared.working.fetch_add(1, Ordering::AcqRel);
+                })
+            };
+            if let Some(job) = job {
+                shared.joined.fetch_add(1, Ordering::Relaxed);
+                // SAFETY: the job was on the board when `working` was raised, so the pass's
+                // `Offer` has not finished dropping: the closure is alive until `working`
+                // falls back to zero.
+                // A job must not unwind; should one, the task serves on all the same.
+                let _ = catch_unwind(AssertUnwindSafe(|| unsafe { (job.call)(job.data) }));
+                if shared.working.fetch_sub(1, Ordering::AcqRel) == 1
+                    && let Some(asker) = &shared.board().asker
+                {
+                    // The last one out: the asking thread may be parked, waiting for it.
+                    asker.unpark();
+                }
+            }
+            if !shared.watch(seen) {
+                break;
+            }
+        }
+    }
+}
+
 /// A crew task's wait for news after `seen`, off its thread.
-struct Wait {
-    shared: &'static Shared,
+struct Wait<'a> {
+    shared: &'a Shared,
     seen: u64,
     task: usize,
 }
 
-impl Future for Wait {
+impl Future for Wait<'_> {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
@@ -149,55 +207,41 @@ impl Future for Wait {
     }
 }
 
-/// Tasks that run the pieces of a parallel pass beside the thread that asks for it.
+/// Tasks that run the pieces of a parallel pass beside the thread that asks for it. Dropping
+/// it ends them.
 pub(crate) struct Crew {
-    shared: &'static Shared,
+    shared: Arc<Shared>,
 }
 
-/// The crew of this process, once spawned.
-static CREW: OnceLock<Option<Crew>> = OnceLock::new();
-
-/// The step begins and will run parallel passes: the crew, spawned if need be, is called.
-pub(crate) fn call(parallel: bool) {
-    if let Some(crew) = crate::parallel::crew(parallel) {
-        crew.call();
-    }
-}
-
-/// The step's last parallel pass is over: the crew, if there is one, is dismissed.
-pub(crate) fn dismiss() {
-    if let Some(Some(crew)) = CREW.get() {
-        crew.dismiss();
+impl Drop for Crew {
+    fn drop(&mut self) {
+        self.shared.closed.store(true, Ordering::Release);
+        self.shared.announce(&mut self.shared.board());
     }
 }
 
 impl Crew {
-    /// The crew of this process, spawned on first use with one task fewer than Bevy's compute
-    /// task pool has threads; `None` when that pool has a single thread (or does not exist).
-    pub(crate) fn get() -> Option<&'static Crew> {
-        let pool = ComputeTaskPool::try_get()?;
-        CREW.get_or_init(|| Crew::spawn(pool, pool.thread_num().saturating_sub(1)))
-            .as_ref()
-    }
-
     /// A crew of `size` tasks on `pool` (`None` for none).
     pub(crate) fn spawn(pool: &TaskPool, size: usize) -> Option<Crew> {
         if size == 0 {
             return None;
         }
-        // Shared for the rest of the process: the tasks never end.
-        let shared: &'static Shared = Box::leak(Box::new(Shared {
+        let shared = Arc::new(Shared {
             board: Mutex::new(Board {
                 job: None,
+                asker: None,
                 waiting: vec![None; size],
             }),
             news: AtomicU64::new(0),
             on_shift: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
             working: AtomicUsize::new(0),
+            joined: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
             turn: Mutex::new(()),
-        }));
+        });
         for task in 0..size {
-            pool.spawn(shared.serve(task)).detach();
+            pool.spawn(serve(shared.clone(), task)).detach();
         }
         Some(Crew { shared })
     }
@@ -215,24 +259,35 @@ impl Crew {
         self.shared.on_shift.store(false, Ordering::Release);
     }
 
+    /// How many times a crew task joined a pass so far.
+    #[cfg(test)]
+    pub(crate) fn passes_joined(&self) -> u64 {
+        self.shared.joined.load(Ordering::Relaxed)
+    }
+
+    /// How many passes were refused so far because the crew ran another.
+    #[cfg(test)]
+    pub(crate) fn passes_refused(&self) -> u64 {
+        self.shared.refused.load(Ordering::Relaxed)
+    }
+
     /// Runs `job` on this thread and on every crew task that joins in time, and returns once
     /// all of them have returned from it; `false` (and nothing run) when the crew is running
     /// another thread's pass. `job` must not unwind and must be safe to call on several threads
     /// at once (it takes its work from a shared source).
-    pub(crate) fn run(&self, job: &(dyn Fn() + Sync)) -> bool {
+    pub(crate) fn run<F: Fn() + Sync>(&self, job: &F) -> bool {
         let Ok(_turn) = self.shared.turn.try_lock() else {
+            self.shared.refused.fetch_add(1, Ordering::Relaxed);
             return false;
         };
-        // SAFETY: a crew task calls `job` only after taking it off the board, which it can do
-        // only between here and `Offer::drop`. That drop takes `job` off the board, then waits
-        // until every crew task that took it has returned from it, and it runs before
-        // this function returns, also if `job` unwinds. So `job` is not called after the
-        // borrow ends, and the lifetime made `'static` here is never relied on.
-        let job: Job = unsafe { core::mem::transmute::<&(dyn Fn() + Sync), Job>(job) };
-        let offer = Offer(self.shared);
+        // The crew calls the job only while it is on the board, and `Offer::drop` (which runs
+        // before this function returns, also if `job` unwinds) takes it off and waits for
+        // every task inside it: the borrow of `job` outlives every call.
+        let offer = Offer(&self.shared);
         {
             let mut board = self.shared.board();
-            board.job = Some(job);
+            board.job = Some(Job::erase(job));
+            board.asker = Some(std::thread::current());
             self.shared.announce(&mut board);
         }
         job();
@@ -241,16 +296,70 @@ impl Crew {
     }
 }
 
-/// Takes the pass off the board when dropped, and waits for the crew tasks inside it.
-struct Offer(&'static Shared);
+/// Takes the pass off the board when dropped, and waits for the crew tasks inside it: spinning
+/// a little, then parked until the last one out wakes it.
+struct Offer<'a>(&'a Shared);
 
-impl Drop for Offer {
+impl Drop for Offer<'_> {
     fn drop(&mut self) {
         self.0.board().job = None;
         // Nobody joins the pass now; those inside are finishing their last piece.
-        while self.0.working.load(Ordering::Acquire) != 0 {
+        let left = || self.0.working.load(Ordering::Acquire) == 0;
+        for _ in 0..SPINS_BEFORE_PARK {
+            if left() {
+                return;
+            }
             core::hint::spin_loop();
         }
+        while !left() {
+            // Woken by the last task out; the timeout only guards against a wake taken by an
+            // earlier park of this thread.
+            std::thread::park_timeout(Duration::from_millis(1));
+        }
+    }
+}
+
+/// The app's crew, spawned by the first step that runs passes in parallel.
+#[derive(Resource, Default)]
+pub(crate) struct CrewSlot {
+    crew: Option<Crew>,
+    /// Whether a crew was asked of the pool already (it has none with a single thread).
+    asked: bool,
+}
+
+impl CrewSlot {
+    /// The crew a pass runs on: `None` (this thread alone) unless `parallel` is set and the
+    /// app's crew exists.
+    pub(crate) fn threads(&self, parallel: bool) -> Option<&Crew> {
+        self.crew.as_ref().filter(|_| parallel)
+    }
+}
+
+/// The step's first system: when the step will run passes in parallel (at least
+/// [`PhysicsConfig::parallel_min_bodies`] bodies), the app's crew (spawned on first use, with
+/// one task fewer than Bevy's compute task pool has threads) is called.
+pub(crate) fn call_crew(
+    mut slot: ResMut<CrewSlot>,
+    config: Res<PhysicsConfig>,
+    bodies: Query<(), With<Aabb>>,
+) {
+    if bodies.iter().len() < config.parallel_min_bodies {
+        return;
+    }
+    if !slot.asked {
+        slot.asked = true;
+        slot.crew = ComputeTaskPool::try_get()
+            .and_then(|pool| Crew::spawn(pool, pool.thread_num().saturating_sub(1)));
+    }
+    if let Some(crew) = &slot.crew {
+        crew.call();
+    }
+}
+
+/// After the step's last parallel pass: the crew gives its threads back to the pool.
+pub(crate) fn dismiss_crew(slot: Res<CrewSlot>) {
+    if let Some(crew) = &slot.crew {
+        crew.dismiss();
     }
 }
 
@@ -316,11 +425,30 @@ mod tests {
             let ran = threads_that_ran(&crew, Duration::from_micros(500));
             assert!(ran.len() >= 2 && ran.contains(&me), "pass {pass}: {ran:?}");
         }
-        crew.dismiss();
+        // On shift, a task that sees no pass within its watch gives its thread back too.
         assert!(
             until_waiting(&crew, 2),
-            "dismissed, it gives its threads back"
+            "on shift, it waits off its thread after a watch"
         );
+        crew.dismiss();
+    }
+
+    #[test]
+    fn a_dropped_crew_ends_its_tasks() {
+        let pool = pool(1);
+        let crew = Crew::spawn(pool, 1).expect("a crew of one");
+        let shared = Arc::downgrade(&crew.shared);
+        assert!(until_waiting(&crew, 1), "a new crew waits");
+        drop(crew);
+        let start = Instant::now();
+        // The task holds the last other reference: it is gone once the task ended.
+        while shared.upgrade().is_some() {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "the task of a dropped crew did not end"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     #[test]
@@ -344,3 +472,6 @@ mod tests {
         assert!(crew.run(&|| ()), "free again once the pass is over");
     }
 }
+
+#[cfg(test)]
+mod app_tests;

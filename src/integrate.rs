@@ -8,6 +8,7 @@ use crate::body::{
     Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits, warn_once_while,
 };
 use crate::config::{CheckedFall, PhysicsConfig};
+use crate::crew::CrewSlot;
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
 use crate::layers::CollisionLayers;
@@ -112,7 +113,7 @@ type IntegrateItem<'a> = (
 /// its own, so the result does not depend on the thread count.
 pub(crate) fn integrate(
     time: Res<Time<Fixed>>,
-    config: Res<PhysicsConfig>,
+    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     map: Res<TileMap>,
     mut bodies: IntegrateQuery,
     (mut last_dt, mut fall): (Local<f32>, Local<CheckedFall>),
@@ -218,8 +219,6 @@ pub(crate) fn integrate(
         }
     };
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
-    // The first system of the step: the crew starts waking while the first pass is cut.
-    crate::crew::call(parallel);
     for (
         entities,
         aabbs,
@@ -261,7 +260,7 @@ pub(crate) fn integrate(
             (rows, kinematic),
             entities.len(),
             total,
-            parallel,
+            crew.threads(parallel),
             |(rows, kinematic)| {
                 let len = rows.row_count();
                 let (entities, (mut a, mut v, mut o), mut f, mut s, own) = rows;

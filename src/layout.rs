@@ -20,7 +20,7 @@
 use bevy::prelude::*;
 
 use crate::collision_events::{Link, Partners};
-use crate::parallel::for_each_split;
+use crate::parallel::{Threads, for_each_split};
 use bevy::utils::Parallel;
 
 /// One side of a found pair: the body in `slot`, its partner, and the overlap from its side.
@@ -99,7 +99,7 @@ pub(crate) fn lay_out<'a, P: Sync>(
     ends_of: impl Fn(&'a P) -> &'a Ends + Sync,
     slots: usize,
     shift: u32,
-    parallel: bool,
+    threads: Threads,
     carried: &Carried<'_, impl Fn(usize) -> Kept + Sync, impl Fn(u32) -> bool + Sync>,
     (partners, sorting): (&mut Partners, &Parallel<Vec<u32>>),
 ) -> usize {
@@ -139,7 +139,7 @@ pub(crate) fn lay_out<'a, P: Sync>(
             &mut sorting,
         );
     };
-    for_each_split(&mut starts[1..], links, SPLITS, end, parallel, range);
+    for_each_split(&mut starts[1..], links, SPLITS, end, threads, range);
     total
 }
 
@@ -362,7 +362,7 @@ mod tests {
                 |ends| ends,
                 slots,
                 shift,
-                false,
+                None,
                 &carried,
                 (&mut partners, &Parallel::default()),
             );

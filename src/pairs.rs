@@ -42,6 +42,7 @@ use bevy::prelude::*;
 
 use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
+use crate::crew::CrewSlot;
 use crate::gathered::{Gathered, Near};
 use crate::geometry::signed_overlap_within;
 use crate::layout::{Carried, Ends, Kept, SPLITS, file_end, lay_out};
@@ -51,6 +52,7 @@ use crate::partition::Partition;
 use crate::rest::{ACTIVE, AWAKE};
 use crate::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
+use bevy::ecs::entity::Entities;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
@@ -209,9 +211,9 @@ pub(crate) struct DetectScratch {
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
 pub(crate) fn detect_pairs(
-    config: Res<PhysicsConfig>,
+    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     partition: Res<Partition>,
-    bodies: BodyQuery,
+    (bodies, entities): (BodyQuery, &Entities),
     mut contacts: Query<(Entity, &mut Contacts)>,
     mut stats: ResMut<PhysicsStats>,
     (mut scratch, mut layout): (Local<DetectScratch>, ResMut<ContactLayout>),
@@ -233,16 +235,16 @@ pub(crate) fn detect_pairs(
     s.searched
         .resize_with(cell_count, || AtomicBool::new(false));
     let snapshot = l.take_snapshot(
-        &bodies,
+        (&bodies, entities),
         config.contact_tolerance,
-        config.parallel_min_bodies,
+        (&crew, config.parallel_min_bodies),
         (&s.searched, dims.x as usize),
         config.skip_resting_bodies.then_some(&s.listed),
     );
     s.awake.clear();
     s.listed.drain_into(&mut s.awake);
     let (n, shift) = (snapshot.slots, snapshot.shift);
-    let parallel = n >= config.parallel_min_bodies;
+    let threads = crew.threads(n >= config.parallel_min_bodies);
 
     // Whose pairs are all searched: the awake bodies' (in their cells), when the other bodies
     // can keep their contacts with each other from the last step (every body kept its slot,
@@ -271,7 +273,7 @@ pub(crate) fn detect_pairs(
     {
         let (snaps, now, modes) = (&l.snaps, &l.now, &l.modes);
         let (searched, awake, last) = (&s.searched, &s.awake, &l.last);
-        for_each_chunk(&mut s.pieces, parallel, |i, out| {
+        for_each_chunk(&mut s.pieces, threads, |i, out| {
             out.ends.iter_mut().for_each(Vec::clear);
             out.tested = 0;
             out.gone = [0; SPLITS];
@@ -355,7 +357,7 @@ pub(crate) fn detect_pairs(
         |piece| &piece.ends,
         n,
         shift,
-        parallel,
+        threads,
         &carried,
         (&mut l.now, &s.sorting),
     ) / 2;
@@ -368,7 +370,7 @@ pub(crate) fn detect_pairs(
             &l.last,
             |e| bodies.contains(e),
             (keeps, carry),
-            parallel,
+            threads,
             &mut s.changes,
             &mut started,
             &mut ended,
@@ -385,7 +387,7 @@ pub(crate) fn detect_pairs(
             rows,
             entities.len(),
             total,
-            parallel,
+            crew.threads(parallel),
             |(entities, mut lists)| {
                 for (&entity, mut contacts) in entities.iter().zip(lists.iter()) {
                     let mine = l.of(entity);

@@ -11,21 +11,18 @@ use crate::rows::Rows;
 /// machine; enough to keep every core of a desktop busy).
 pub(crate) const CHUNKS: usize = 64;
 
-/// The crew a pass runs on: `None` (this thread alone) unless `parallel` is set and the app's
-/// compute task pool has more than one thread.
-pub(crate) fn crew(parallel: bool) -> Option<&'static Crew> {
-    parallel.then(Crew::get).flatten()
-}
+/// The threads a pass runs on: the app's crew beside this thread, or `None` for this thread
+/// alone ([`crate::crew::CrewSlot::threads`]).
+pub(crate) type Threads<'a> = Option<&'a Crew>;
 
-/// Runs `f(i, &mut outs[i])` for every `i`, on the crew when `parallel` is set (and the
-/// compute pool has several threads), else in order on this thread.
+/// Runs `f(i, &mut outs[i])` for every `i`, on `threads`.
 pub(crate) fn for_each_chunk<T: Send>(
     outs: &mut [T],
-    parallel: bool,
+    threads: Threads,
     f: impl Fn(usize, &mut T) + Sync,
 ) {
     let mut pieces = outs.iter_mut().enumerate();
-    match crew(parallel && pieces.len() > 1) {
+    match threads.filter(|_| pieces.len() > 1) {
         Some(crew) => run_pieces(Some(crew), move || pieces.next(), |(i, out)| f(i, out)),
         // A plain loop: the same pieces with nothing between them (through `run_pieces`
         // without a crew, or a shared helper, a step took 0.6 to 2% more instructions).
@@ -35,7 +32,7 @@ pub(crate) fn for_each_chunk<T: Send>(
 
 /// Runs `work` on every piece `next` hands out (until it hands out `None`): on this thread and
 /// every free thread of `crew`, each taking the next piece when it is done with one, or on
-/// this thread alone without a crew (or while the crew runs another app's pass). So the pieces
+/// this thread alone without a crew (or while the crew runs another pass). So the pieces
 /// (and what each computes) are the same on any number of threads, and a slow piece does not
 /// hold the others up. Nothing is allocated: the crew's tasks wait for passes, where a
 /// task-pool scope would spawn a task (a heap allocation) per pass and thread.
@@ -43,7 +40,7 @@ pub(crate) fn for_each_chunk<T: Send>(
 /// A panicking piece does not stop the others: the first panic is resumed once every piece
 /// ran.
 pub(crate) fn run_pieces<P: Send>(
-    crew: Option<&Crew>,
+    crew: Threads,
     next: impl FnMut() -> Option<P> + Send,
     work: impl Fn(P) + Sync,
 ) {
@@ -75,15 +72,14 @@ pub(crate) fn run_pieces<P: Send>(
 
 /// Cuts `a` and `b` into `pieces` consecutive pieces each, piece `i` of `a` ending at
 /// `end(i).0` and of `b` at `end(i).1` (both non-decreasing, the last ones the lengths), and
-/// runs `f(i, piece of a, piece of b)` for each: on the crew when `parallel` is set (and the
-/// compute pool has several threads), else in order on this thread. The pieces are disjoint,
-/// so each thread writes only its own.
+/// runs `f(i, piece of a, piece of b)` for each on `threads`. The pieces are disjoint, so each
+/// thread writes only its own.
 pub(crate) fn for_each_split<A: Send, B: Send>(
     a: &mut [A],
     b: &mut [B],
     pieces: usize,
     end: impl Fn(usize) -> (usize, usize) + Send,
-    parallel: bool,
+    threads: Threads,
     f: impl Fn(usize, &mut [A], &mut [B]) + Sync,
 ) {
     let (mut rest_a, mut rest_b, mut start, mut i) = (a, b, (0, 0), 0);
@@ -100,7 +96,7 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
         i += 1;
         Some((i - 1, head_a, head_b))
     };
-    match crew(parallel) {
+    match threads {
         Some(crew) => run_pieces(Some(crew), cut, |(i, pa, pb)| f(i, pa, pb)),
         None => {
             while let Some((i, pa, pb)) = cut() {
@@ -111,13 +107,12 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
 }
 
 /// Cuts `rows` (columns of `len` rows) into `pieces` nearly equal consecutive pieces
-/// ([`chunk_range`]) and runs `f(range of rows, piece)` for each: on the crew when `parallel`
-/// is set (and the compute pool has several threads), else in order on this thread.
+/// ([`chunk_range`]) and runs `f(range of rows, piece)` for each on `threads`.
 pub(crate) fn for_each_row_chunk<R: Rows>(
     rows: R,
     len: usize,
     pieces: usize,
-    parallel: bool,
+    threads: Threads,
     f: impl Fn(core::ops::Range<usize>, R) + Sync,
 ) {
     let (mut rest, mut i) = (Some(rows), 0);
@@ -131,7 +126,7 @@ pub(crate) fn for_each_row_chunk<R: Rows>(
         i += 1;
         Some((range, head))
     };
-    match crew(parallel) {
+    match threads {
         Some(crew) => run_pieces(Some(crew), cut, |(range, rows)| f(range, rows)),
         None => {
             while let Some((range, rows)) = cut() {
@@ -175,7 +170,7 @@ mod tests {
             let k = chunk_range(i, CHUNKS, 100).end;
             (k, 3 * k)
         };
-        for_each_split(&mut a, &mut b, CHUNKS, end, false, |i, pa, pb| {
+        for_each_split(&mut a, &mut b, CHUNKS, end, None, |i, pa, pb| {
             assert_eq!(pa.len(), chunk_range(i, CHUNKS, 100).len());
             assert_eq!(3 * pa.len(), pb.len());
             pa.iter_mut().for_each(|x| *x = i + 1);
@@ -229,7 +224,7 @@ mod tests {
     #[test]
     fn sequential_fallback_visits_every_chunk() {
         let mut outs = vec![0usize; 5];
-        for_each_chunk(&mut outs, false, |i, o| *o = i * 10);
+        for_each_chunk(&mut outs, None, |i, o| *o = i * 10);
         assert_eq!(outs, [0, 10, 20, 30, 40]);
     }
 }

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
 use crate::config::PhysicsConfig;
+use crate::crew::{CrewSlot, call_crew, dismiss_crew};
 use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
 use crate::layers::{CollisionLayers, LayerMask};
@@ -66,6 +67,7 @@ impl Plugin for PhysicsPlugin {
             .init_resource::<Partition>()
             .init_resource::<PhysicsStats>()
             .init_resource::<ContactLayout>()
+            .init_resource::<CrewSlot>()
             .add_message::<Landed>()
             .add_message::<Squished>()
             .add_message::<CollisionStarted>()
@@ -108,12 +110,16 @@ impl Plugin for PhysicsPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    integrate.in_set(PhysicsSystems::Integrate),
+                    // The step's first system calls the crew; its passes begin in Integrate.
+                    (call_crew, integrate)
+                        .chain()
+                        .in_set(PhysicsSystems::Integrate),
                     collide_tiles.in_set(PhysicsSystems::TileCollide),
                     update_partition::<true>.in_set(PhysicsSystems::UpdatePartition),
                     detect_pairs.in_set(PhysicsSystems::DetectPairs),
-                    // Then the bodies the response moved are filed where they ended.
-                    (respond_to_contacts, update_partition::<false>)
+                    // Then the crew's passes are over, and the bodies the response moved are
+                    // filed where they ended.
+                    (respond_to_contacts, dismiss_crew, update_partition::<false>)
                         .chain()
                         .in_set(PhysicsSystems::Respond),
                     // Without sensors, not even dispatched (a condition runs in the executor).

@@ -42,6 +42,7 @@ use core::borrow::Borrow;
 
 use crate::body::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::config::PhysicsConfig;
+use crate::crew::CrewSlot;
 use crate::flags::{Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
@@ -254,7 +255,7 @@ impl Response {
 )]
 pub(crate) fn respond_to_contacts(
     time: Res<Time<Fixed>>,
-    config: Res<PhysicsConfig>,
+    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     map: Res<TileMap>,
     layout: Res<ContactLayout>,
     mut bodies: MovingBodies<Transform>,
@@ -356,9 +357,14 @@ pub(crate) fn respond_to_contacts(
         let responds = layout.responds_by_row(entities);
         move |entities: &[Entity], row, awake: Awake| !awake.is_awake() && !responds(entities, row)
     };
-    for_each_moving_body(&mut bodies, config.parallel_min_bodies, resting, apply);
+    for_each_moving_body(
+        &mut bodies,
+        (&crew, config.parallel_min_bodies),
+        resting,
+        apply,
+    );
     landings.write(&mut landed);
-    write_transforms(&config, &mut kinematic);
+    write_transforms((&config, &crew), &mut kinematic);
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::ecs::system::Query;
 use core::ops::{Deref, DerefMut};
 
-use crate::parallel::{CHUNKS, chunk_range, crew, run_pieces};
+use crate::parallel::{CHUNKS, Threads, chunk_range, run_pieces};
 
 /// The message when a physics query cannot be read as slices, which happens only when a
 /// physics component is given sparse-set storage.
@@ -405,8 +405,8 @@ pub(crate) fn count_rows<D: QueryData, F: QueryFilter>(
 /// saves (the benchmark's kinematic platforms, one table of 320 bodies beside 16 000).
 const MIN_PIECE_ROWS: usize = 512;
 
-/// Runs `f` on the `len` rows of one table: in one call on this thread, or, when `parallel`
-/// is set and the compute pool has several threads, cut into consecutive pieces (one per
+/// Runs `f` on the `len` rows of one table: in one call on this thread, or, given `threads`,
+/// cut into consecutive pieces (one per
 /// `CHUNKS`-th of the `total` rows of all tables, so a small table is never cut, and at least
 /// [`MIN_PIECE_ROWS`] each) on the physics' threads ([`crate::crew`]). Each row must be
 /// handled on its own, so the result does not depend on the cut.
@@ -414,14 +414,14 @@ pub(crate) fn for_each_piece<R: Rows>(
     rows: R,
     len: usize,
     total: usize,
-    parallel: bool,
+    threads: Threads,
     f: impl Fn(R) + Sync,
 ) {
     let pieces = (len * CHUNKS)
         .div_ceil(total.max(1))
         .min(len / MIN_PIECE_ROWS)
         .clamp(1, CHUNKS);
-    let Some(crew) = crew(parallel && pieces > 1) else {
+    let Some(crew) = threads.filter(|_| pieces > 1) else {
         f(rows);
         return;
     };
@@ -446,10 +446,10 @@ mod tests {
 
     #[test]
     fn pieces_cover_every_row_once() {
-        // Without a pool: one call with every row.
+        // Without a crew: one call with every row.
         let values = [1u32, 2, 3, 4, 5];
         let calls = std::sync::Mutex::new(Vec::new());
-        for_each_piece(&values[..], 5, 5, true, |piece: &[u32]| {
+        for_each_piece(&values[..], 5, 5, None, |piece: &[u32]| {
             calls.lock().unwrap().push(piece.to_vec());
         });
         assert_eq!(calls.into_inner().unwrap(), [vec![1, 2, 3, 4, 5]]);

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
 use crate::collision_events::{Link, Partners};
+use crate::crew::CrewSlot;
 use crate::flags::PushFlags;
 use crate::geometry::skin_at;
 use crate::layers::{CollisionLayers, LayerMask};
@@ -14,6 +15,7 @@ use crate::parallel::{CHUNKS, for_each_row_chunk};
 use crate::partition::{CellRange, GridAreas};
 use crate::rest::{ACTIVE, AWAKE, Awake, Rest};
 use crate::rows::DENSE;
+use bevy::ecs::entity::Entities;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
@@ -74,6 +76,9 @@ pub(crate) struct ContactLayout {
     pub(crate) modes: Vec<AtomicU8>,
     /// Every body kept its slot at the last detection.
     kept_before: bool,
+    /// The body tables as the query matches them: each one's table id, place in the query's
+    /// order and length, sorted by table id; then each one's first slot, in the query's order.
+    tables: (Vec<(u32, u32, usize)>, Vec<usize>),
 }
 
 /// The contacts of one body at the last detection, as [`CollisionData`] records built from the
@@ -299,15 +304,15 @@ impl ContactLayout {
     /// bodies given one, and whether every body kept its slot of the last step.
     pub(crate) fn take_snapshot(
         &mut self,
-        bodies: &BodyQuery,
+        (bodies, world_entities): (&BodyQuery, &Entities),
         touch: f32,
-        parallel_min: usize,
+        (crew, parallel_min): (&CrewSlot, usize),
         (searched, width): (&[AtomicBool], usize),
         awake: Option<&Parallel<Vec<u32>>>,
     ) -> Snapshot {
         let tables = || bodies.contiguous_iter().expect(DENSE);
         let n: usize = tables().map(|t| t.0.len()).sum();
-        let parallel = n >= parallel_min;
+        let threads = crew.threads(n >= parallel_min);
         let shift = split_shift(n);
         self.snaps.resize(n, Snap::EMPTY);
         self.modes.resize_with(n, || AtomicU8::new(0));
@@ -316,29 +321,50 @@ impl ContactLayout {
         // (see `kept_before`): only the length is set here, not every entry twice.
         self.now.entities.resize(n, Entity::PLACEHOLDER);
         self.now.forgotten = false;
+        // Slots follow the tables in the order the world made them, not in the order the query
+        // matched them (which follows the ids of every archetype, the unrelated ones too): so
+        // the order of each body's contacts, and the rounding of its response, depends on the
+        // bodies alone.
+        let (order, bases) = &mut self.tables;
+        order.clear();
+        for (place, table) in tables().enumerate() {
+            let made = (table.0.first())
+                .and_then(|&entity| world_entities.get_spawned(entity).ok())
+                .map_or(u32::MAX, |at| at.table_id.as_u32());
+            order.push((made, place as u32, table.0.len()));
+        }
+        order.sort_unstable();
+        bases.resize(order.len(), 0);
+        let mut first = 0;
+        for &(_, place, len) in order.iter() {
+            bases[place as usize] = first;
+            first += len;
+        }
+        let bases = &bases[..];
         let (last, modes, kept_before) = (&self.last, &self.modes[..], self.kept_before);
         let moved = AtomicBool::new(last.entities.len() != n);
         let detected = AtomicUsize::new(0);
         let woken = AtomicUsize::new(0);
         let snap = |rows: core::ops::Range<usize>, (snaps, slots): (&mut [Snap], &mut [Entity])| {
-            let mut base = 0;
             let mut kept = true;
             let (mut placed, mut placed_awake) = (0, 0);
             let mut listed = awake.map(Parallel::borrow_local_mut);
             for (
-                entities,
-                aabbs,
-                velocities,
-                olds,
-                areas,
-                flags,
-                layers,
-                kinematic,
-                (rests, awake),
-            ) in tables()
+                (
+                    entities,
+                    aabbs,
+                    velocities,
+                    olds,
+                    areas,
+                    flags,
+                    layers,
+                    kinematic,
+                    (rests, awake),
+                ),
+                &first,
+            ) in tables().zip(bases)
             {
-                let table = base..base + entities.len();
-                base = table.end;
+                let table = first..first + entities.len();
                 // This piece's rows of this table (none when they do not meet).
                 let start = rows.start.max(table.start);
                 let here = start..rows.end.min(table.end).max(start);
@@ -410,9 +436,6 @@ impl ContactLayout {
                         mark_cells(searched, width, range);
                     }
                 }
-                if base >= rows.end {
-                    break;
-                }
             }
             detected.fetch_add(placed, Relaxed);
             woken.fetch_add(placed_awake, Relaxed);
@@ -421,7 +444,7 @@ impl ContactLayout {
             }
         };
         let rows = (&mut self.snaps[..], &mut self.now.entities[..]);
-        for_each_row_chunk(rows, n, CHUNKS, parallel, snap);
+        for_each_row_chunk(rows, n, CHUNKS, threads, snap);
         // Entity to slot (one sequential pass), unless every body kept its slot at this step
         // and the last one: the table of two steps ago (this one, before the swap) holds.
         let kept = !moved.into_inner();

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic};
 use crate::config::PhysicsConfig;
+use crate::crew::CrewSlot;
 use crate::rows::{
     Changes, Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
 };
@@ -32,7 +33,10 @@ pub(crate) type KinematicTransforms<'w, 's> =
 /// anyway), at the end of the response's system: a system of its own cost one more dispatch
 /// of the executor per step. Read as table slices ([`crate::rows`]), on several threads above
 /// [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
-pub(crate) fn write_transforms(config: &PhysicsConfig, bodies: &mut KinematicTransforms) {
+pub(crate) fn write_transforms(
+    (config, crew): (&PhysicsConfig, &CrewSlot),
+    bodies: &mut KinematicTransforms,
+) {
     let (total, parallel) = count_rows(bodies, config.parallel_min_bodies);
     for (aabbs, transforms) in bodies.contiguous_iter_mut().expect(DENSE) {
         let (changed, aabbs) = (Changes::changed(&aabbs), aabbs.into_inner());
@@ -42,7 +46,7 @@ pub(crate) fn write_transforms(config: &PhysicsConfig, bodies: &mut KinematicTra
             rows,
             aabbs.len(),
             total,
-            parallel,
+            crew.threads(parallel),
             |(aabbs, changed, mut t)| {
                 for ((aabb, changed), mut transform) in
                     aabbs.iter().zip(changed.iter()).zip(t.iter())
@@ -54,6 +58,4 @@ pub(crate) fn write_transforms(config: &PhysicsConfig, bodies: &mut KinematicTra
         // The response's system is the writer `track_location` records.
         stamp_writes(&mut t, MaybeLocation::caller());
     }
-    // The step's last parallel pass is over (the sensors' search runs on this thread).
-    crate::crew::dismiss();
 }

@@ -51,3 +51,103 @@ fn same_scene_twice_gives_bit_identical_positions() {
     assert_eq!(pa.len(), 300);
     assert_eq!(pa, pb);
 }
+
+/// Bodies of two kinds (two tables) packed so that most have several contacts, whose order
+/// sets the rounding of their response; before them, `unrelated` resources and archetypes
+/// that the physics never reads.
+fn packed_scene_after(unrelated: usize) -> App {
+    #[derive(Resource)]
+    struct Score<const N: usize>;
+    #[derive(Component)]
+    struct Tag<const N: usize>;
+    let mut map = empty_map(40, 24);
+    map.fill(IVec2::new(0, 0), IVec2::new(39, 0), TileKind::Solid);
+    map.fill(IVec2::new(0, 0), IVec2::new(0, 23), TileKind::Solid);
+    map.fill(IVec2::new(39, 0), IVec2::new(39, 23), TileKind::Solid);
+    let mut app = app(map);
+    let world = app.world_mut();
+    let extras: [fn(&mut World); 6] = [
+        |w| w.insert_resource(Score::<0>),
+        |w| {
+            w.spawn(Tag::<1>);
+        },
+        |w| w.insert_resource(Score::<2>),
+        |w| {
+            w.spawn((Tag::<3>, Tag::<1>));
+        },
+        |w| w.insert_resource(Score::<4>),
+        |w| {
+            w.spawn(Tag::<5>);
+        },
+    ];
+    for extra in &extras[..unrelated] {
+        extra(world);
+    }
+    let mut next = unit_floats(0x51ED_2701);
+    for k in 0..400 {
+        let center = Vec2::new(
+            40.0 + (k % 40) as f32 * 14.0 + next() * 6.0,
+            30.0 + (k / 40) as f32 * 13.0,
+        );
+        let half = Vec2::new(5.0 + next() * 3.0, 5.0 + next() * 2.0);
+        let velocity = Vec2::new(next() * 120.0 - 60.0, 0.0);
+        if k % 9 == 4 {
+            spawn_kinematic(&mut app, center, half, Vec2::new(velocity.x * 0.25, 0.0));
+        } else {
+            spawn(&mut app, center, half, velocity);
+        }
+    }
+    app
+}
+
+/// A body's entity, box centre and velocity, and contacts (partner and overlap), as bits.
+type BodyBits = (Entity, [u32; 4], Vec<(Entity, u32, u32)>);
+
+/// Every body's state and contacts (in their order), by entity.
+fn bodies_and_contacts(app: &mut App) -> Vec<BodyBits> {
+    let mut q = app
+        .world_mut()
+        .query::<(Entity, &Aabb, &Velocity, &Contacts)>();
+    let mut all: Vec<_> = q
+        .iter(app.world())
+        .map(|(e, a, v, c)| {
+            let bits = [a.center.x, a.center.y, v.x, v.y].map(f32::to_bits);
+            let contacts = c
+                .iter()
+                .map(|d| (d.other, d.overlap.x.to_bits(), d.overlap.y.to_bits()))
+                .collect();
+            (e, bits, contacts)
+        })
+        .collect();
+    all.sort_unstable_by_key(|b| b.0);
+    all
+}
+
+#[test]
+fn the_outcome_does_not_depend_on_resources_and_entities_the_physics_never_reads() {
+    let run = |unrelated: usize| {
+        let mut app = packed_scene_after(unrelated);
+        step(&mut app, 150);
+        let bodies = bodies_and_contacts(&mut app);
+        // The entities differ by the unrelated ones spawned first: partners by spawn order.
+        let mut all = app.world_mut().query_filtered::<Entity, With<Aabb>>();
+        let mut all: Vec<Entity> = all.iter(app.world()).collect();
+        all.sort_unstable();
+        let nth = |e: Entity| all.binary_search(&e).expect("a partner is a body");
+        (bodies.iter())
+            .map(|(_, s, c)| (*s, c.iter().map(|&(e, x, y)| (nth(e), x, y)).collect()))
+            .collect::<Vec<([u32; 4], Vec<_>)>>()
+    };
+    let alone = run(0);
+    let several = alone.iter().filter(|(_, c)| c.len() >= 2).count();
+    assert!(
+        several >= 100,
+        "most bodies have several contacts to order ({several})"
+    );
+    for unrelated in 1..=6 {
+        assert!(
+            run(unrelated) == alone,
+            "{unrelated} unrelated resources and archetypes changed the outcome"
+        );
+    }
+}

@@ -9,6 +9,7 @@ use bevy::utils::Parallel;
 use super::{CellRange, GridArea, GridAreas, Partition};
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
+use crate::crew::CrewSlot;
 use crate::geometry::skin_at;
 use crate::rest::Awake;
 use crate::rows::{Changes, DENSE, Rows, count_rows, for_each_piece};
@@ -71,7 +72,7 @@ type PartitionQuery<'w, 's> = Query<
 /// The bodies looked at are those that may have moved this step so far
 /// ([`Awake::may_have_moved`]) and the new ones.
 pub(crate) fn update_partition<const PARALLEL: bool>(
-    config: Res<PhysicsConfig>,
+    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     map: Res<TileMap>,
     mut partition: ResMut<Partition>,
     mut bodies: PartitionQuery,
@@ -105,25 +106,31 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
             areas.into_inner(),
         );
         let rows = (entities, (aabbs, rests), (areas, arrived));
-        for_each_piece(rows, entities.len(), total, parallel, |rows| {
-            let len = rows.row_count();
-            let (entities, (aabbs, rests), (areas, arrived)) = rows;
-            for row in 0..len {
-                // Decided from the `Awake` byte and the added tick alone: most bodies rest.
-                if !(rebuilt || rests[row].may_have_moved() || arrived.at(row)) {
-                    continue;
+        for_each_piece(
+            rows,
+            entities.len(),
+            total,
+            crew.threads(parallel),
+            |rows| {
+                let len = rows.row_count();
+                let (entities, (aabbs, rests), (areas, arrived)) = rows;
+                for row in 0..len {
+                    // Decided from the `Awake` byte and the added tick alone: most bodies rest.
+                    if !(rebuilt || rests[row].may_have_moved() || arrived.at(row)) {
+                        continue;
+                    }
+                    let (entity, aabb, areas) = (entities[row], &aabbs[row], &areas[row]);
+                    // Grown by the contact tolerance, so bodies that touch within it share a cell.
+                    let range = aabb.is_valid().then(|| {
+                        let skin = skin_at(config.contact_tolerance, aabb.center);
+                        grid.kept_range(aabb.min() - skin, aabb.max() + skin, areas.range)
+                    });
+                    if range != areas.range {
+                        shared.borrow_local_mut().push((entity, range));
+                    }
                 }
-                let (entity, aabb, areas) = (entities[row], &aabbs[row], &areas[row]);
-                // Grown by the contact tolerance, so bodies that touch within it share a cell.
-                let range = aabb.is_valid().then(|| {
-                    let skin = skin_at(config.contact_tolerance, aabb.center);
-                    grid.kept_range(aabb.min() - skin, aabb.max() + skin, areas.range)
-                });
-                if range != areas.range {
-                    shared.borrow_local_mut().push((entity, range));
-                }
-            }
-        });
+            },
+        );
     }
     changed.clear();
     found.drain_into(&mut changed);

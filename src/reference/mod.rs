@@ -10,9 +10,9 @@
 //!
 //! # The step
 //!
-//! Every body is read into a plain list, in the order of the world's body query (the order in
-//! which the fast path gives bodies their slots: table after table as Bevy matched them, rows
-//! in table order), the stages run over that list, and what changed is written back.
+//! Every body is read into a plain list, table after table in the order the world made the
+//! tables, rows in table order (the order in which the fast path gives bodies their slots),
+//! the stages run over that list, and what changed is written back.
 //!
 //! 1. **Integrate** (every body): the flags start a new step, the old position is remembered;
 //!    an invalid box is left alone from here on; a non-finite velocity becomes zero; gravity
@@ -25,10 +25,9 @@
 //! 3. **Pairs** (every valid body): each pair of bodies whose layers interact and whose boxes
 //!    overlap or touch within the pair's tolerance ([`signed_overlap_within`]), the overlap
 //!    taken from the side of the body earlier in the list; each body's contacts in the order of
-//!    its partners in the list, captured as [`CollisionData`]. The list's order is Bevy's
-//!    order of matching the bodies' tables, which depends on the world's history, not only on
-//!    the bodies: it decides the order of a body's contacts, and so the rounding of its
-//!    response when it has several.
+//!    its partners in the list, captured as [`CollisionData`]. The list's order decides the
+//!    order of a body's contacts, and so the rounding of its response when it has several; it
+//!    depends on the bodies' tables and rows, never on other entities or resources.
 //! 4. **Response** (every non-kinematic body): article 003's [`respond`] to its own contacts;
 //!    ground friction on a body stood on; [`Landed`] on a body; the offset applied through the
 //!    tile sweep; object push flags; the velocity of the ground stood on.
@@ -189,9 +188,9 @@ type BodyRead = (
     Option<&'static CollisionLayers>,
 );
 
-/// Every body, in the query's order.
+/// Every body, by table (in the order the world made them) and row.
 fn read_bodies(world: &mut World, query: &mut QueryState<BodyRead>) -> Vec<Body> {
-    query
+    let mut bodies: Vec<Body> = query
         .iter(world)
         .map(
             |(entity, aabb, velocity, old, flags, state, switches, kinematic, layers)| Body {
@@ -207,7 +206,13 @@ fn read_bodies(world: &mut World, query: &mut QueryState<BodyRead>) -> Vec<Body>
                 contacts: Vec::new(),
             },
         )
-        .collect()
+        .collect();
+    let place = |body: &Body| {
+        let at = world.entities().get_spawned(body.entity).expect("a body");
+        (at.table_id.as_u32(), at.table_row.index())
+    };
+    bodies.sort_by_key(place);
+    bodies
 }
 
 /// Stage 1.

@@ -7,6 +7,7 @@ use super::map::TileMap;
 use super::memo::{MemoEpoch, TileMemo};
 use crate::body::{MovingBodies, MovingBody, for_each_moving_body, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
+use crate::crew::CrewSlot;
 use crate::flags::{Side, side_bit};
 use crate::messages::{InEntityOrder, Landed, Landings, Squished};
 use crate::rest::Awake;
@@ -16,7 +17,7 @@ use crate::rest::Awake;
 /// entity order, so the output does not depend on the thread count.
 pub(crate) fn collide_tiles(
     time: Res<Time<Fixed>>,
-    config: Res<PhysicsConfig>,
+    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     map: Res<TileMap>,
     mut bodies: MovingBodies<TileMemo>,
     (mut landed, mut squished): (MessageWriter<Landed>, MessageWriter<Squished>),
@@ -130,7 +131,12 @@ pub(crate) fn collide_tiles(
     };
     // Resting bodies are left alone (see `crate::rest`).
     let resting = |_: &[Entity]| |_: &[Entity], _, awake: Awake| !awake.is_awake();
-    for_each_moving_body(&mut bodies, config.parallel_min_bodies, resting, work);
+    for_each_moving_body(
+        &mut bodies,
+        (&crew, config.parallel_min_bodies),
+        resting,
+        work,
+    );
     landings.write(&mut landed);
     squishes.write(&mut squished);
 }
