@@ -7,11 +7,13 @@ use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
 use crate::collision_events::end_contacts_hook;
-use crate::crew::CrewSlot;
+use crate::fast::crew::CrewSlot;
+use crate::fast::rest::{Awake, Rest};
+use crate::fast::rows::{
+    Column, DENSE, Rows, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
+};
 use crate::flags::PushFlags;
 use crate::partition::{GridAreas, leave_partition_hook};
-use crate::rest::{Awake, Rest};
-use crate::rows::{Column, DENSE, Rows, Tracked, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::tiles::{TileKind, TileMemo};
 
 /// A physics body's box: centre and half extents in world units, y up.
@@ -174,7 +176,7 @@ pub(crate) type MovingBody<'a, C> = (
 );
 
 /// Runs `work` on every body of `bodies` that `skip` does not leave out, read as table slices
-/// ([`crate::rows`]): on the task pool when there are at least `parallel_min`, else in order on
+/// ([`crate::fast::rows`]): on the task pool when there are at least `parallel_min`, else in order on
 /// this thread. `skip` is made for each run of rows handled on one thread from the run's
 /// entities, and then sees only those, the row and its [`Awake`] byte, so a resting body costs
 /// a byte read or two, not a gather of its row. Each body is handled on its own, so the result

@@ -8,15 +8,15 @@ use crate::body::{
     Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits, warn_once_while,
 };
 use crate::config::{CheckedFall, PhysicsConfig};
-use crate::crew::CrewSlot;
-use crate::flags::{PushFlags, Side};
-use crate::geometry::skin_at;
-use crate::layers::CollisionLayers;
-use crate::rest::{Awake, Rest};
-use crate::rows::{
+use crate::fast::crew::CrewSlot;
+use crate::fast::rest::{Awake, Rest};
+use crate::fast::rows::{
     BLOCK, Changes, Column, DENSE, Rows, Tracked, count_rows, end_of_block, for_each_marked,
     for_each_piece, stamp_writes, unpack,
 };
+use crate::flags::{PushFlags, Side};
+use crate::geometry::skin_at;
+use crate::layers::CollisionLayers;
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
 
@@ -141,7 +141,7 @@ pub(crate) fn integrate(
         (rest, awake),
     ): IntegrateItem,
                 (kinematic, wake): (bool, bool)| {
-        // A resting body is left alone (see `crate::rest`) unless something forces it awake
+        // A resting body is left alone (see `crate::fast::rest`) unless something forces it awake
         // (`wake`: a kinematic body, a change of its switches or layers, or of what every
         // body's step depends on).
         // Written since the last step started: by that step (if it processed the body) or by

@@ -78,37 +78,31 @@
 //! | `reference` | no | `reference::ReferencePhysicsPlugin`: the whole step written for reading, one body at a time; the plugin's fast path is tested against it bit for bit |
 
 #![warn(missing_docs)]
+#![deny(unsafe_code)]
 
 pub mod body;
 mod collision_events;
 pub mod config;
-mod crew;
 #[cfg(feature = "debug")]
 pub mod debug;
 pub mod diagnostics;
+mod fast;
 pub mod flags;
 pub mod friction;
-mod gathered;
 pub mod geometry;
 mod integrate;
 pub mod layers;
-mod layout;
 pub mod messages;
 pub mod pairs;
-mod parallel;
 pub mod partition;
 mod plugin;
 pub mod query;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
 pub mod response;
-mod rest;
-mod rows;
 pub mod schedule;
-mod screen;
 pub mod sensors;
 pub mod shapes;
-mod snapshot;
 #[cfg(test)]
 mod test_rng;
 pub mod tiles;

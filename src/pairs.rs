@@ -42,16 +42,16 @@ use bevy::prelude::*;
 
 use crate::collision_events::{Change, Partners, report_contact_changes};
 use crate::config::PhysicsConfig;
-use crate::crew::CrewSlot;
-use crate::gathered::{Gathered, Near};
+use crate::fast::crew::CrewSlot;
+use crate::fast::gathered::{Gathered, Near};
+use crate::fast::layout::{Carried, Ends, Kept, SPLITS, file_end, lay_out};
+use crate::fast::parallel::{CHUNKS, chunk_range, for_each_chunk};
+use crate::fast::rest::{ACTIVE, AWAKE};
+use crate::fast::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
+use crate::fast::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 use crate::geometry::signed_overlap_within;
-use crate::layout::{Carried, Ends, Kept, SPLITS, file_end, lay_out};
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::parallel::{CHUNKS, chunk_range, for_each_chunk};
 use crate::partition::Partition;
-use crate::rest::{ACTIVE, AWAKE};
-use crate::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
-use crate::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 use bevy::ecs::entity::Entities;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
@@ -262,7 +262,7 @@ pub(crate) fn detect_pairs(
     };
 
     // 2. Pairs, piece by piece of the cell list. What was read of each cell at the last step
-    //    it was searched in is reused (see `crate::gathered`) while the resting bodies keep
+    //    it was searched in is reused (see `crate::fast::gathered`) while the resting bodies keep
     //    their contacts, in the same grid.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
     let grid = (dims, partition.cell_size());
@@ -460,7 +460,7 @@ fn find_pairs_in_cell(
 /// The pair loop of [`find_pairs_in_cell`]: each searching body of `gathered` against the
 /// bodies whose pair with it is its to test (the later ones, and the earlier ones that do not
 /// search), screened with the cell's widest tolerance (at least the pair's own: see
-/// `crate::screen`), testing layers only when `LAYERS` is set. The pairs that pass are
+/// `crate::fast::screen`), testing layers only when `LAYERS` is set. The pairs that pass are
 /// confirmed with the pair's own tolerance ([`signed_overlap_within`]). Both ends of each pair
 /// found are filed; a resting body found touching an awake one is marked [`ACTIVE`] (it
 /// responds this step).

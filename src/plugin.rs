@@ -6,7 +6,8 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
 use crate::config::PhysicsConfig;
-use crate::crew::{CrewSlot, call_crew, dismiss_crew};
+use crate::fast::crew::{CrewSlot, call_crew, dismiss_crew};
+use crate::fast::snapshot::ContactLayout;
 use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
 use crate::layers::{CollisionLayers, LayerMask};
@@ -18,7 +19,6 @@ use crate::schedule::PhysicsSystems;
 use crate::sensors::{
     Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, update_sensors,
 };
-use crate::snapshot::ContactLayout;
 use crate::tiles::{TileKind, TileMap, TileMemo, collide_tiles};
 
 /// Adds the platformer physics to an app.

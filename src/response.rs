@@ -42,14 +42,14 @@ use core::borrow::Borrow;
 
 use crate::body::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::config::PhysicsConfig;
-use crate::crew::CrewSlot;
+use crate::fast::crew::CrewSlot;
+use crate::fast::rest::Awake;
+use crate::fast::snapshot::ContactLayout;
 use crate::flags::{Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{Landed, Landings};
 use crate::pairs::CollisionData;
-use crate::rest::Awake;
-use crate::snapshot::ContactLayout;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
 use crate::writeback::{KinematicTransforms, follow, write_transforms};
@@ -279,7 +279,7 @@ pub(crate) fn respond_to_contacts(
         (rest, awake),
     ): MovingBody<Transform>| {
         // An active body that is not awake (an awake body's partner) responds from the state
-        // tile collision left it in at its last processed step (see `crate::rest`).
+        // tile collision left it in at its last processed step (see `crate::fast::rest`).
         if !awake.is_awake() {
             let (center, v, tile_flags) = rest.tile_state();
             if aabb.center != center {

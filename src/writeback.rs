@@ -6,8 +6,8 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic};
 use crate::config::PhysicsConfig;
-use crate::crew::CrewSlot;
-use crate::rows::{
+use crate::fast::crew::CrewSlot;
+use crate::fast::rows::{
     Changes, Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
 };
 
@@ -31,7 +31,7 @@ pub(crate) type KinematicTransforms<'w, 's> =
 
 /// [`follow`] for every kinematic body (the response does it for the others, which it visits
 /// anyway), at the end of the response's system: a system of its own cost one more dispatch
-/// of the executor per step. Read as table slices ([`crate::rows`]), on several threads above
+/// of the executor per step. Read as table slices ([`crate::fast::rows`]), on several threads above
 /// [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
 pub(crate) fn write_transforms(
     (config, crew): (&PhysicsConfig, &CrewSlot),

@@ -4,11 +4,11 @@ use bevy::prelude::*;
 
 use super::{DebugOverlays, DebugSelection};
 use crate::body::{Aabb, Kinematic, Velocity};
+use crate::fast::snapshot::ContactLayout;
 use crate::flags::{PushFlags, Side};
 use crate::partition::Partition;
 use crate::sensors::{Sensor, SensorContents};
 use crate::shapes::Shape;
-use crate::snapshot::ContactLayout;
 use crate::tiles::{TileKind, TileMap};
 
 const SOLID: Color = Color::srgb(0.55, 0.55, 0.6);

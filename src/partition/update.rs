@@ -9,10 +9,10 @@ use bevy::utils::Parallel;
 use super::{CellRange, GridArea, GridAreas, Partition};
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
-use crate::crew::CrewSlot;
+use crate::fast::crew::CrewSlot;
+use crate::fast::rest::Awake;
+use crate::fast::rows::{Changes, DENSE, Rows, count_rows, for_each_piece};
 use crate::geometry::skin_at;
-use crate::rest::Awake;
-use crate::rows::{Changes, DENSE, Rows, count_rows, for_each_piece};
 use crate::tiles::TileMap;
 
 /// Points `areas`' entry for `cell` at `index`.
@@ -91,7 +91,7 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
             areas.range = None;
         }
     }
-    // Which bodies change cells: every body that may have moved (see `crate::rest`) and every
+    // Which bodies change cells: every body that may have moved (see `crate::fast::rest`) and every
     // new one (all of them after a rebuild) is checked, read as table slices and on several threads for
     // large scenes; few change. A resting body's box is the one it was filed with. They are
     // then handled in entity order, so the cells' lists come out the same on any number of

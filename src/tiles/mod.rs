@@ -3,13 +3,12 @@
 mod cast;
 pub mod collide;
 mod map;
-mod memo;
 mod sweep;
 mod system;
 
+pub use crate::fast::memo::TileMemo;
 pub use cast::{TileHit, cast_segment_tiles};
 pub use map::{TileKind, TileMap, TileMapError};
-pub use memo::TileMemo;
 pub(crate) use system::collide_tiles;
 #[cfg(any(test, feature = "reference"))]
 pub(crate) use system::left_the_map;

@@ -4,13 +4,13 @@ use bevy::prelude::*;
 
 use super::collide::{PassThrough, TileBody, TileParams};
 use super::map::TileMap;
-use super::memo::{MemoEpoch, TileMemo};
 use crate::body::{MovingBodies, MovingBody, for_each_moving_body, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
-use crate::crew::CrewSlot;
+use crate::fast::crew::CrewSlot;
+use crate::fast::memo::{MemoEpoch, TileMemo};
+use crate::fast::rest::Awake;
 use crate::flags::{Side, side_bit};
 use crate::messages::{InEntityOrder, Landed, Landings, Squished};
-use crate::rest::Awake;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
 /// pool above [`PhysicsConfig::parallel_min_bodies`]. [`Landed`] messages are written in
@@ -129,7 +129,7 @@ pub(crate) fn collide_tiles(
             )
         });
     };
-    // Resting bodies are left alone (see `crate::rest`).
+    // Resting bodies are left alone (see `crate::fast::rest`).
     let resting = |_: &[Entity]| |_: &[Entity], _, awake: Awake| !awake.is_awake();
     for_each_moving_body(
         &mut bodies,

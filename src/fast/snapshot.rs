@@ -6,20 +6,20 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
 use crate::collision_events::{Link, Partners};
-use crate::crew::CrewSlot;
+use crate::fast::crew::CrewSlot;
+use crate::fast::parallel::{CHUNKS, for_each_row_chunk};
+use crate::fast::rest::{ACTIVE, AWAKE, Awake, Rest};
+use crate::fast::rows::DENSE;
 use crate::flags::PushFlags;
 use crate::geometry::skin_at;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::pairs::CollisionData;
-use crate::parallel::{CHUNKS, for_each_row_chunk};
 use crate::partition::{CellRange, GridAreas};
-use crate::rest::{ACTIVE, AWAKE, Awake, Rest};
-use crate::rows::DENSE;
 use bevy::ecs::entity::Entities;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
-use crate::layout::split_shift;
+use crate::fast::layout::split_shift;
 
 /// A body as pair detection saw it. Aligned to a cache line, so each random read of a snapshot
 /// (the pair loop's gather, the other body of a contact read by the response or for
@@ -70,7 +70,7 @@ pub(crate) struct ContactLayout {
     /// The previous step's.
     pub(crate) last: Partners,
     /// Every detected body as detection saw it, by slot. A resting body's stays from the step
-    /// that wrote it (see `crate::rest`).
+    /// that wrote it (see `crate::fast::rest`).
     pub(crate) snaps: Vec<Snap>,
     /// Each slot's kind this step: [`AWAKE`] and [`ACTIVE`] bits; none when at rest.
     pub(crate) modes: Vec<AtomicU8>,
@@ -167,7 +167,7 @@ impl ContactLayout {
         }
     }
 
-    /// The body's kind this step (`crate::rest`'s bits; `None` when it was not detected).
+    /// The body's kind this step (`crate::fast::rest`'s bits; `None` when it was not detected).
     #[inline]
     pub(crate) fn mode_of(&self, entity: Entity) -> Option<u8> {
         let k = self.now.slot(entity)?;
@@ -295,7 +295,7 @@ impl ContactLayout {
     /// [`PhysicsConfig::contact_tolerance`](crate::PhysicsConfig::contact_tolerance).
     ///
     /// An awake body's snapshot is taken from its components; a resting one's (see
-    /// `crate::rest`) is left as it is when the body had the same slot at the last step (it
+    /// `crate::fast::rest`) is left as it is when the body had the same slot at the last step (it
     /// is what the body would show again), and is otherwise rebuilt from what tile collision
     /// left at its last processed step. With `awake` (when resting bodies are skipped), an
     /// awake body's slot is marked [`AWAKE`] and [`ACTIVE`] and listed in `awake` (also when
@@ -500,7 +500,7 @@ pub(crate) struct Snapshot {
     pub(crate) slots: usize,
     /// Bodies in the partition, given a slot.
     pub(crate) detected: usize,
-    /// Of those, the bodies processed in full this step (awake, see `crate::rest`).
+    /// Of those, the bodies processed in full this step (awake, see `crate::fast::rest`).
     pub(crate) awake: usize,
     /// Every body kept its slot of the last step.
     pub(crate) kept: bool,

@@ -4,8 +4,8 @@
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use super::collide::{PassThrough, TileBody, TileOutcome, TileParams, collide_with_tiles};
-use super::map::TileMap;
+use crate::tiles::TileMap;
+use crate::tiles::collide::{PassThrough, TileBody, TileOutcome, TileParams, collide_with_tiles};
 
 /// What tile collision was given and found for this body at its last step.
 ///

@@ -4,15 +4,15 @@
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Mutex, PoisonError};
 
-use crate::crew::Crew;
-use crate::rows::Rows;
+use crate::fast::crew::Crew;
+use crate::fast::rows::Rows;
 
 /// How many pieces chunked work is cut into (a constant, so results are the same on every
 /// machine; enough to keep every core of a desktop busy).
 pub(crate) const CHUNKS: usize = 64;
 
 /// The threads a pass runs on: the app's crew beside this thread, or `None` for this thread
-/// alone ([`crate::crew::CrewSlot::threads`]).
+/// alone ([`crate::fast::crew::CrewSlot::threads`]).
 pub(crate) type Threads<'a> = Option<&'a Crew>;
 
 /// Runs `f(i, &mut outs[i])` for every `i`, on `threads`.

@@ -20,7 +20,7 @@
 use bevy::prelude::*;
 
 use crate::collision_events::{Link, Partners};
-use crate::parallel::{Threads, for_each_split};
+use crate::fast::parallel::{Threads, for_each_split};
 use bevy::utils::Parallel;
 
 /// One side of a found pair: the body in `slot`, its partner, and the overlap from its side.
@@ -56,7 +56,7 @@ pub(crate) fn file_end(ends: &mut Ends, shift: u32, slot: u32, other: u32, overl
     });
 }
 
-/// What a slot keeps of its contacts at the last step (see `crate::rest`).
+/// What a slot keeps of its contacts at the last step (see `crate::fast::rest`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kept {
     /// None: its contacts are all found again (an awake body, or every body when the slots

@@ -15,7 +15,7 @@ use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::ecs::system::Query;
 use core::ops::{Deref, DerefMut};
 
-use crate::parallel::{CHUNKS, Threads, chunk_range, run_pieces};
+use crate::fast::parallel::{CHUNKS, Threads, chunk_range, run_pieces};
 
 /// The message when a physics query cannot be read as slices, which happens only when a
 /// physics component is given sparse-set storage.
@@ -408,7 +408,7 @@ const MIN_PIECE_ROWS: usize = 512;
 /// Runs `f` on the `len` rows of one table: in one call on this thread, or, given `threads`,
 /// cut into consecutive pieces (one per
 /// `CHUNKS`-th of the `total` rows of all tables, so a small table is never cut, and at least
-/// [`MIN_PIECE_ROWS`] each) on the physics' threads ([`crate::crew`]). Each row must be
+/// [`MIN_PIECE_ROWS`] each) on the physics' threads ([`crate::fast::crew`]). Each row must be
 /// handled on its own, so the result does not depend on the cut.
 pub(crate) fn for_each_piece<R: Rows>(
     rows: R,
