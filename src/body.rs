@@ -1,20 +1,11 @@
 //! Body components: `Aabb`, `Velocity`, `Kinematic`, per-body switches and per-body state.
 
-use bevy::ecs::change_detection::MaybeLocation;
-use bevy::ecs::component::Mutable;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
-use crate::collision_events::end_contacts_hook;
-use crate::fast::crew::CrewSlot;
-use crate::fast::rest::{Awake, Rest};
-use crate::fast::rows::{
-    Column, DENSE, Rows, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
-};
 use crate::flags::PushFlags;
-use crate::partition::{GridAreas, leave_partition_hook};
-use crate::tiles::{TileKind, TileMemo};
+use crate::tiles::TileKind;
 
 /// A physics body's box: centre and half extents in world units, y up.
 ///
@@ -23,8 +14,9 @@ use crate::tiles::{TileKind, TileMemo};
 /// inserted and after every step. To teleport a body, write its `Aabb`, not its `Transform`.
 ///
 /// Adding an `Aabb` makes an entity a body: [`Velocity`], [`PushFlags`], [`BodySwitches`],
-/// [`BodyState`], [`OldPosition`], [`GridAreas`], [`TileMemo`] and [`Transform`] arrive with
-/// it through `#[require]`. Add [`Contacts`](crate::Contacts) as well to have the body's
+/// [`BodyState`], [`OldPosition`] and [`Transform`] arrive with it through `#[require]`, and
+/// [`PhysicsPlugin`](crate::PhysicsPlugin) adds what its stages keep on each body
+/// ([`GridAreas`](crate::GridAreas), [`TileMemo`](crate::TileMemo) and private ones). Add [`Contacts`](crate::Contacts) as well to have the body's
 /// contacts listed at every step. Removing the `Aabb` (or despawning) takes the body out of the
 /// [`Partition`](crate::partition::Partition) and ends its contacts
 /// ([`CollisionEnded`](crate::CollisionEnded)) at once.
@@ -51,36 +43,13 @@ use crate::tiles::{TileKind, TileMemo};
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
-#[require(
-    Velocity,
-    PushFlags,
-    BodySwitches,
-    BodyState,
-    OldPosition,
-    GridAreas,
-    TileMemo,
-    Rest,
-    Awake,
-    Transform
-)]
-#[component(on_insert = sync_transform_on_insert, on_remove = leave_simulation_hook)]
+#[require(Velocity, PushFlags, BodySwitches, BodyState, OldPosition, Transform)]
+#[component(on_insert = sync_transform_on_insert)]
 pub struct Aabb {
     /// Centre in world units.
     pub center: Vec2,
     /// Half the width and half the height; both must be positive.
     pub half_extents: Vec2,
-}
-
-/// The `on_remove` hook of [`Aabb`]: the body leaves the partition, ends its contacts and
-/// forgets its rest: given back an `Aabb`, it is awake at its next step, and so filed in the
-/// partition again (a body left out as resting would not be, however equal its new box is to
-/// the one it rested with).
-fn leave_simulation_hook(mut world: DeferredWorld, context: HookContext) {
-    if let Some(mut awake) = world.get_mut::<Awake>(context.entity) {
-        *awake = Awake::default();
-    }
-    leave_partition_hook(world.reborrow(), context);
-    end_contacts_hook(world, context);
 }
 
 impl Default for Aabb {
@@ -140,107 +109,6 @@ fn sync_transform_on_insert(mut world: DeferredWorld, context: HookContext) {
     {
         transform.translation.x = aabb.center.x;
         transform.translation.y = aabb.center.y;
-    }
-}
-
-/// The components tile collision and the response update on every non-kinematic body, with
-/// the one the stage also needs, `C`: its [`TileMemo`] for tile collision, its `Transform` for
-/// the response (the last stage to move the body, which also sets the `Transform`).
-pub(crate) type MovingBodies<'w, 's, C> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static mut Aabb,
-        &'static mut Velocity,
-        &'static mut PushFlags,
-        &'static mut BodyState,
-        &'static BodySwitches,
-        &'static mut C,
-        &'static mut Rest,
-        &'static mut Awake,
-    ),
-    Without<Kinematic>,
->;
-
-/// One item of [`MovingBodies`].
-pub(crate) type MovingBody<'a, C> = (
-    Entity,
-    Tracked<'a, Aabb>,
-    Tracked<'a, Velocity>,
-    Tracked<'a, PushFlags>,
-    Tracked<'a, BodyState>,
-    &'a BodySwitches,
-    Tracked<'a, C>,
-    (&'a mut Rest, &'a mut Awake),
-);
-
-/// Runs `work` on every body of `bodies` that `skip` does not leave out, read as table slices
-/// ([`crate::fast::rows`]): on the task pool when there are at least `parallel_min`, else in order on
-/// this thread. `skip` is made for each run of rows handled on one thread from the run's
-/// entities, and then sees only those, the row and its [`Awake`] byte, so a resting body costs
-/// a byte read or two, not a gather of its row. Each body is handled on its own, so the result
-/// does not depend on the thread count.
-#[track_caller]
-pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
-    bodies: &mut MovingBodies<C>,
-    (crew, parallel_min): (&CrewSlot, usize),
-    skip: impl Fn(&[Entity]) -> S + Sync,
-    work: impl Fn(MovingBody<C>) + Sync,
-) where
-    S: Fn(&[Entity], usize, Awake) -> bool,
-{
-    // The stage calling this is the writer `track_location` records.
-    let writer = MaybeLocation::caller();
-    let (total, parallel) = count_rows(bodies, parallel_min);
-    for (entities, aabbs, velocities, flags, states, switches, own, rests, awake) in
-        bodies.contiguous_iter_mut().expect(DENSE)
-    {
-        // The physics' own memory: never marked changed.
-        let (rests, awake) = (unpack(rests).0, unpack(awake).0);
-        let (mut a, mut v) = (unpack(aabbs), unpack(velocities));
-        let (mut f, mut s) = (unpack(flags), unpack(states));
-        let mut o = unpack(own);
-        let columns = (Column::new(&mut a), Column::new(&mut v));
-        let rows = (
-            entities,
-            columns,
-            Column::new(&mut f),
-            Column::new(&mut s),
-            (switches, Column::new(&mut o), (rests, awake)),
-        );
-        for_each_piece(
-            rows,
-            entities.len(),
-            total,
-            crew.threads(parallel),
-            |rows| {
-                let len = rows.row_count();
-                let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, (rests, awake))) =
-                    rows;
-                let skip = skip(entities);
-                for row in 0..len {
-                    if skip(entities, row, awake[row]) {
-                        continue;
-                    }
-                    work((
-                        entities[row],
-                        a.at(row),
-                        v.at(row),
-                        f.at(row),
-                        s.at(row),
-                        &switches[row],
-                        o.at(row),
-                        (&mut rests[row], &mut awake[row]),
-                    ));
-                }
-            },
-        );
-        stamp_writes(&mut a, writer);
-        stamp_writes(&mut v, writer);
-        stamp_writes(&mut f, writer);
-        stamp_writes(&mut s, writer);
-        stamp_writes(&mut o, writer);
     }
 }
 

@@ -25,10 +25,11 @@ use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
 use crate::config::PhysicsConfig;
+use crate::contacts::Contacts;
+use crate::fast::layout::{Link, Partners};
 use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
 use crate::fast::snapshot::ContactLayout;
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::pairs::Contacts;
 
 /// How present a body is at this step's pair detection, least first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -61,53 +62,6 @@ fn reports_end(me: Entity, me_at: Presence, other: Entity, other_at: Presence) -
 pub(crate) enum Change {
     Started(Entity, Entity),
     Ended(Entity, Entity),
-}
-
-/// One contact of a body in the layout: the other body's slot and the overlap from the owner's
-/// side. Everything else a [`CollisionData`](crate::CollisionData) holds is in the two bodies'
-/// snapshots, so the layout moves 12 bytes per contact instead of a whole record.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Link {
-    pub(crate) other: u32,
-    pub(crate) overlap: Vec2,
-}
-
-/// Every detected body's contacts at one step, laid out compactly (slot order, each body's
-/// contacts in partner-slot order): what pair detection builds, what the response reads, and what
-/// the next step compares with, without touching the bodies' [`Contacts`].
-#[derive(Default)]
-pub(crate) struct Partners {
-    /// The body in each slot.
-    pub(crate) entities: Vec<Entity>,
-    /// Entity index to slot (stale entries are caught by checking `entities`).
-    pub(crate) slot_of: Vec<u32>,
-    /// Slot `k`'s contacts are `links[starts[k]..starts[k + 1]]`.
-    pub(crate) starts: Vec<u32>,
-    pub(crate) links: Vec<Link>,
-    /// Some body went away after this detection: its slot holds `Entity::PLACEHOLDER`.
-    pub(crate) forgotten: bool,
-}
-
-impl Partners {
-    /// The slot of `entity`, if it was detected.
-    #[inline]
-    pub(crate) fn slot(&self, entity: Entity) -> Option<usize> {
-        let k = *self.slot_of.get(entity.index_u32() as usize)? as usize;
-        (self.entities.get(k) == Some(&entity)).then_some(k)
-    }
-
-    /// The contacts of slot `k`.
-    #[inline]
-    pub(crate) fn links_of(&self, k: usize) -> &[Link] {
-        &self.links[self.starts[k] as usize..self.starts[k + 1] as usize]
-    }
-
-    /// The partners of slot `k`, in partner-slot order; a partner that went away since (see
-    /// [`ContactLayout::forget`](crate::fast::snapshot::ContactLayout)) is `Entity::PLACEHOLDER`.
-    #[inline]
-    pub(crate) fn of_slot(&self, k: usize) -> impl Iterator<Item = Entity> + Clone + '_ {
-        (self.links_of(k).iter()).map(|link| self.entities[link.other as usize])
-    }
 }
 
 /// Whether `list` holds `e`.

@@ -83,6 +83,7 @@
 pub mod body;
 mod collision_events;
 pub mod config;
+pub mod contacts;
 #[cfg(feature = "debug")]
 pub mod debug;
 pub mod diagnostics;
@@ -111,11 +112,12 @@ mod writeback;
 
 pub use body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
 pub use config::PhysicsConfig;
+pub use contacts::{CollisionData, Contacts};
 pub use flags::{PushFlags, Side};
 pub use integrate::apply_gravity;
 pub use layers::{CollisionLayers, LayerMask};
 pub use messages::{CollisionEnded, CollisionStarted, Landed, Squished};
-pub use pairs::{CollisionData, Contacts, PhysicsStats};
+pub use pairs::PhysicsStats;
 pub use partition::{CellRange, GridArea, GridAreas, Partition, PartitionError};
 pub use plugin::PhysicsPlugin;
 pub use query::{CastHit, HitTarget, QueryFilter, SpatialQuery};

@@ -5,31 +5,31 @@
 //!
 //! 1. **Snapshot.** Every partitioned body's box, velocity, old position and first cell are
 //!    copied into a dense array, so the pair loop reads contiguous memory. A body's slot is its
-//!    row in query order (read table by table, in pieces on several threads); a body outside the
-//!    partition leaves its slot empty (`src/snapshot.rs`).
+//!    row, table after table in the order the world made the tables (read in pieces on several
+//!    threads); a body outside the partition leaves its slot empty (`src/fast/snapshot.rs`).
 //! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list whose
 //!    [`CollisionLayers`](crate::layers::CollisionLayers) match is tested with the
 //!    signed overlap of article 000 (touching counts, within
 //!    [`PhysicsConfig::contact_tolerance`]: a body put back on top of another can end a
 //!    rounding error above it, and still stands on it), after a screen that compares four
-//!    bodies' boxes at a time (`src/screen.rs`). A pair sharing several cells is kept only
+//!    bodies' boxes at a time (`src/fast/screen.rs`). A pair sharing several cells is kept only
 //!    in the *first* cell both cover (the bottom-left corner of the intersection of their cell
 //!    ranges), which is O(1) and needs no scan of earlier contacts. The cells are cut into a
 //!    fixed number of pieces that run on several threads above
 //!    [`PhysicsConfig::parallel_min_bodies`]; the pieces are joined in cell order, so the result
 //!    is the same on any number of threads.
-//!    Resting bodies (see `src/rest.rs`) are left out: only the pairs with an awake body are
+//!    Resting bodies (see `src/fast/rest.rs`) are left out: only the pairs with an awake body are
 //!    tested, in the awake bodies' cells. Two bodies that are not awake had the same boxes at
 //!    the last step, so their pair is what it was then. What is read of each cell's bodies is
 //!    kept from one step to the next, and only the awake bodies' part is read again
-//!    (`src/gathered.rs`).
+//!    (`src/fast/gathered.rs`).
 //! 3. **Layout.** The pairs are counted per body and laid out per body in partner-slot order
 //!    (a counting sort, then each body's few contacts sorted), contiguously in slot order, as
 //!    the other body's slot and the overlap (12 bytes per contact); a body that is not awake
 //!    keeps its last step's contacts with the other bodies that are not, to which its pairs
 //!    with awake bodies found this step are added. It runs in parallel by slot range: the pair
 //!    loop files each pair's two ends by the range of each body's slot, so each range reads
-//!    only its own (`src/layout.rs`). A [`CollisionData`] is built from that and the two
+//!    only its own (`src/fast/layout.rs`). A [`CollisionData`](crate::CollisionData) is built from that and the two
 //!    snapshots when it is read: by the response, and for [`Contacts`].
 //! 4. **Events.** Each body's new contacts are compared with its old ones for
 //!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair
@@ -40,10 +40,11 @@
 use bevy::ecs::change_detection::MaybeLocation;
 use bevy::prelude::*;
 
-use crate::collision_events::{Change, Partners, report_contact_changes};
+use crate::collision_events::{Change, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
 use crate::fast::gathered::{Gathered, Near};
+use crate::fast::layout::Partners;
 use crate::fast::layout::{Carried, Ends, Kept, SPLITS, file_end, lay_out};
 use crate::fast::parallel::{CHUNKS, chunk_range, for_each_chunk};
 use crate::fast::rest::{ACTIVE, AWAKE};
@@ -56,112 +57,7 @@ use bevy::ecs::entity::Entities;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
-/// One contact between the owner of a [`Contacts`] buffer and another body, as captured when
-/// the pair was detected (article 000's `CollisionData`): the response reads only this, never
-/// the other body's current state.
-#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
-#[reflect(Debug, Default, PartialEq, Clone)]
-pub struct CollisionData {
-    /// The other body.
-    pub other: Entity,
-    /// Signed overlap from the owner's side: the direction the owner must move to get out
-    /// (negative x when the other body is on the owner's right). Zero on an axis means the
-    /// boxes touch along it; so does a component within
-    /// [`PhysicsConfig::contact_tolerance`] of zero, and a negative one that small is the gap
-    /// between boxes that touch within it
-    /// ([`signed_overlap_within`]).
-    pub overlap: Vec2,
-    /// The owner's velocity.
-    pub velocity: Vec2,
-    /// The other body's velocity.
-    pub other_velocity: Vec2,
-    /// The owner's centre before this step.
-    pub old_position: Vec2,
-    /// The other body's centre before this step.
-    pub other_old_position: Vec2,
-    /// The owner's centre when detected.
-    pub position: Vec2,
-    /// The other body's centre when detected.
-    pub other_position: Vec2,
-    /// The owner's half extents.
-    pub half_extents: Vec2,
-    /// The other body's half extents.
-    pub other_half_extents: Vec2,
-    /// The other body is [`Kinematic`](crate::Kinematic).
-    pub other_kinematic: bool,
-    /// The sides on which the owner cannot give way: it touches a tile there this step, or
-    /// touched a body there last step ([`side_bit`](crate::flags::side_bit) layout).
-    pub blocked: u8,
-    /// The same for the other body.
-    pub other_blocked: u8,
-}
-
-impl Default for CollisionData {
-    /// No contact: [`Entity::PLACEHOLDER`], every vector zero, nothing kinematic or blocked.
-    fn default() -> Self {
-        Self {
-            other: Entity::PLACEHOLDER,
-            overlap: Vec2::ZERO,
-            velocity: Vec2::ZERO,
-            other_velocity: Vec2::ZERO,
-            old_position: Vec2::ZERO,
-            other_old_position: Vec2::ZERO,
-            position: Vec2::ZERO,
-            other_position: Vec2::ZERO,
-            half_extents: Vec2::ZERO,
-            other_half_extents: Vec2::ZERO,
-            other_kinematic: false,
-            blocked: 0,
-            other_blocked: 0,
-        }
-    }
-}
-
-/// Every body this body overlaps or touches, refilled at each step by
-/// [`PhysicsSystems::DetectPairs`](crate::PhysicsSystems::DetectPairs). The order is
-/// deterministic.
-///
-/// Opt-in: add it to the bodies whose contacts you read (like the [`Aabb`](crate::Aabb)
-/// itself, it can be added or removed at any time). Bodies without it collide, push and land
-/// all the same, and write [`CollisionStarted`] and [`CollisionEnded`]; they only skip the copy
-/// of their contacts, which is a large part of pair detection in a crowded scene.
-///
-/// ```
-/// use bevy::prelude::*;
-/// use bevy_platformer_physics::prelude::*;
-///
-/// fn spawn_hero(mut commands: Commands) {
-///     commands.spawn((
-///         Aabb::new(Vec2::new(100.0, 40.0), Vec2::new(6.0, 10.0)),
-///         Contacts::default(),
-///     ));
-/// }
-///
-/// fn hurt_on_touch(bodies: Query<(Entity, &Contacts)>) {
-///     for (entity, contacts) in &bodies {
-///         for contact in contacts.iter() {
-///             info!("{entity} touches {} (overlap {})", contact.other, contact.overlap);
-///         }
-///     }
-/// }
-/// # App::new().add_systems(Update, (spawn_hero, hurt_on_touch));
-/// ```
-#[derive(Component, Clone, Debug, Default, PartialEq, Reflect, Deref)]
-#[reflect(Component, Default, Debug, PartialEq, Clone)]
-pub struct Contacts(pub(crate) Vec<CollisionData>);
-
-impl Contacts {
-    /// The contacts, in the order the response reads them: by the partner's place in the
-    /// step's body order, which stays the same while no body is added or removed.
-    pub fn as_slice(&self) -> &[CollisionData] {
-        &self.0
-    }
-
-    /// Drops the contacts with `other`.
-    pub(crate) fn forget(&mut self, other: Entity) {
-        self.0.retain(|c| c.other != other);
-    }
-}
+use crate::contacts::Contacts;
 
 /// Counters of the last step, for tools and the debug panel.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]

@@ -1,18 +1,25 @@
 //! `PhysicsPlugin`: registers the types, resources, messages and the chained step.
 
 use bevy::app::FixedMain;
+use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
+
+use crate::collision_events::end_contacts_hook;
+use crate::fast::rest::{Awake, Rest};
+use crate::partition::leave_partition_hook;
 
 use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
 use crate::config::PhysicsConfig;
+use crate::contacts::{CollisionData, Contacts};
 use crate::fast::crew::{CrewSlot, call_crew, dismiss_crew};
 use crate::fast::snapshot::ContactLayout;
 use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted, Landed, Squished};
-use crate::pairs::{CollisionData, Contacts, PhysicsStats, detect_pairs};
+use crate::pairs::{PhysicsStats, detect_pairs};
 use crate::partition::{GridAreas, Partition, update_partition};
 use crate::response::respond_to_contacts;
 use crate::schedule::PhysicsSystems;
@@ -62,6 +69,14 @@ impl Plugin for PhysicsPlugin {
         if self.schedule == FixedMain.intern() {
             warn!("PhysicsPlugin in FixedMain runs no systems: use FixedUpdate");
         }
+        // What the stages keep on each body, which the game never names.
+        app.register_required_components::<Aabb, GridAreas>()
+            .register_required_components::<Aabb, TileMemo>()
+            .register_required_components::<Aabb, Rest>()
+            .register_required_components::<Aabb, Awake>();
+        app.world_mut()
+            .register_component_hooks::<Aabb>()
+            .on_remove(leave_simulation_hook);
         app.init_resource::<PhysicsConfig>()
             .init_resource::<TileMap>()
             .init_resource::<Partition>()
@@ -129,4 +144,16 @@ impl Plugin for PhysicsPlugin {
                 ),
             );
     }
+}
+
+/// The `on_remove` hook of [`Aabb`]: the body leaves the partition, ends its contacts and
+/// forgets its rest: given back an `Aabb`, it is awake at its next step, and so filed in the
+/// partition again (a body left out as resting would not be, however equal its new box is to
+/// the one it rested with).
+fn leave_simulation_hook(mut world: DeferredWorld, context: HookContext) {
+    if let Some(mut awake) = world.get_mut::<Awake>(context.entity) {
+        *awake = Awake::default();
+    }
+    leave_partition_hook(world.reborrow(), context);
+    end_contacts_hook(world, context);
 }

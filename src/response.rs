@@ -40,16 +40,16 @@
 use bevy::prelude::*;
 use core::borrow::Borrow;
 
-use crate::body::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::config::PhysicsConfig;
+use crate::contacts::CollisionData;
 use crate::fast::crew::CrewSlot;
+use crate::fast::moving::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::fast::rest::Awake;
 use crate::fast::snapshot::ContactLayout;
 use crate::flags::{Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{Landed, Landings};
-use crate::pairs::CollisionData;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
 use crate::writeback::{KinematicTransforms, follow, write_transforms};
@@ -73,7 +73,7 @@ pub struct Response {
 ///
 /// ```
 /// use bevy::prelude::*;
-/// use bevy_platformer_physics::pairs::CollisionData;
+/// use bevy_platformer_physics::CollisionData;
 /// use bevy_platformer_physics::response::respond;
 ///
 /// // Fell 2 units onto a body that stood still: all 2 units are ours to undo.

@@ -7,10 +7,10 @@
 
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool, TaskPoolBuilder};
+use bevy_platformer_physics::CollisionData;
 use bevy_platformer_physics::apply_gravity;
 use bevy_platformer_physics::flags::{Side, side_bit};
 use bevy_platformer_physics::geometry::signed_overlap;
-use bevy_platformer_physics::pairs::CollisionData;
 use bevy_platformer_physics::response::respond;
 use bevy_platformer_physics::tiles::TileMap;
 use bevy_platformer_physics::tiles::collide::{

@@ -14,7 +14,7 @@
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-use crate::collision_events::Partners;
+use crate::fast::layout::Partners;
 use crate::fast::rest::AWAKE;
 use crate::fast::screen::CellBoxes;
 use crate::fast::snapshot::{Snap, slot_snap};

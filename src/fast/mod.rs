@@ -14,6 +14,7 @@
 //! | [`screen`] | the SIMD screen that rejects far pairs four at a time |
 //! | [`rest`] | resting bodies left out of every stage |
 //! | [`memo`] | a body given the same input as last step reuses its tile result |
+//! | [`moving`] | the bodies tile collision and the response move, table by table |
 //! | [`crew`], [`parallel`] | the app's worker tasks and the deterministic fan-out over them |
 //!
 //! It is the only module allowed `unsafe` code (the crate denies it elsewhere).
@@ -27,6 +28,7 @@ pub(crate) mod crew;
 pub(crate) mod gathered;
 pub(crate) mod layout;
 pub(crate) mod memo;
+pub(crate) mod moving;
 pub(crate) mod parallel;
 pub(crate) mod rest;
 pub(crate) mod rows;

@@ -5,15 +5,15 @@
 use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
-use crate::collision_events::{Link, Partners};
+use crate::contacts::CollisionData;
 use crate::fast::crew::CrewSlot;
+use crate::fast::layout::{Link, Partners};
 use crate::fast::parallel::{CHUNKS, for_each_row_chunk};
 use crate::fast::rest::{ACTIVE, AWAKE, Awake, Rest};
 use crate::fast::rows::DENSE;
 use crate::flags::PushFlags;
 use crate::geometry::skin_at;
 use crate::layers::{CollisionLayers, LayerMask};
-use crate::pairs::CollisionData;
 use crate::partition::{CellRange, GridAreas};
 use bevy::ecs::entity::Entities;
 use bevy::utils::Parallel;

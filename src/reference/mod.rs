@@ -43,13 +43,13 @@ use crate::body::{
     Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits, warn_once_while,
 };
 use crate::config::{CheckedFall, PhysicsConfig};
+use crate::contacts::{CollisionData, Contacts};
 use crate::flags::{PushFlags, Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::{signed_overlap_within, skin_at};
 use crate::integrate::apply_gravity;
 use crate::layers::CollisionLayers;
 use crate::messages::{Landed, Squished};
-use crate::pairs::{CollisionData, Contacts};
 use crate::response::respond;
 use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::{

@@ -4,10 +4,11 @@ use bevy::prelude::*;
 
 use super::collide::{PassThrough, TileBody, TileParams};
 use super::map::TileMap;
-use crate::body::{MovingBodies, MovingBody, for_each_moving_body, warn_bits, warn_once_while};
+use crate::body::{warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
 use crate::fast::memo::{MemoEpoch, TileMemo};
+use crate::fast::moving::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::fast::rest::Awake;
 use crate::flags::{Side, side_bit};
 use crate::messages::{InEntityOrder, Landed, Landings, Squished};

@@ -1,0 +1,115 @@
+//! The bodies tile collision and the response move, read as table slices, with resting ones
+//! left out.
+
+use bevy::ecs::change_detection::MaybeLocation;
+use bevy::ecs::component::Mutable;
+use bevy::prelude::*;
+
+use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity};
+use crate::fast::crew::CrewSlot;
+use crate::fast::rest::{Awake, Rest};
+use crate::fast::rows::{
+    Column, DENSE, Rows, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
+};
+use crate::flags::PushFlags;
+
+/// The components tile collision and the response update on every non-kinematic body, with
+/// the one the stage also needs, `C`: its [`TileMemo`] for tile collision, its `Transform` for
+/// the response (the last stage to move the body, which also sets the `Transform`).
+pub(crate) type MovingBodies<'w, 's, C> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut Aabb,
+        &'static mut Velocity,
+        &'static mut PushFlags,
+        &'static mut BodyState,
+        &'static BodySwitches,
+        &'static mut C,
+        &'static mut Rest,
+        &'static mut Awake,
+    ),
+    Without<Kinematic>,
+>;
+
+/// One item of [`MovingBodies`].
+pub(crate) type MovingBody<'a, C> = (
+    Entity,
+    Tracked<'a, Aabb>,
+    Tracked<'a, Velocity>,
+    Tracked<'a, PushFlags>,
+    Tracked<'a, BodyState>,
+    &'a BodySwitches,
+    Tracked<'a, C>,
+    (&'a mut Rest, &'a mut Awake),
+);
+
+/// Runs `work` on every body of `bodies` that `skip` does not leave out, read as table slices
+/// ([`crate::fast::rows`]): on the task pool when there are at least `parallel_min`, else in order on
+/// this thread. `skip` is made for each run of rows handled on one thread from the run's
+/// entities, and then sees only those, the row and its [`Awake`] byte, so a resting body costs
+/// a byte read or two, not a gather of its row. Each body is handled on its own, so the result
+/// does not depend on the thread count.
+#[track_caller]
+pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
+    bodies: &mut MovingBodies<C>,
+    (crew, parallel_min): (&CrewSlot, usize),
+    skip: impl Fn(&[Entity]) -> S + Sync,
+    work: impl Fn(MovingBody<C>) + Sync,
+) where
+    S: Fn(&[Entity], usize, Awake) -> bool,
+{
+    // The stage calling this is the writer `track_location` records.
+    let writer = MaybeLocation::caller();
+    let (total, parallel) = count_rows(bodies, parallel_min);
+    for (entities, aabbs, velocities, flags, states, switches, own, rests, awake) in
+        bodies.contiguous_iter_mut().expect(DENSE)
+    {
+        // The physics' own memory: never marked changed.
+        let (rests, awake) = (unpack(rests).0, unpack(awake).0);
+        let (mut a, mut v) = (unpack(aabbs), unpack(velocities));
+        let (mut f, mut s) = (unpack(flags), unpack(states));
+        let mut o = unpack(own);
+        let columns = (Column::new(&mut a), Column::new(&mut v));
+        let rows = (
+            entities,
+            columns,
+            Column::new(&mut f),
+            Column::new(&mut s),
+            (switches, Column::new(&mut o), (rests, awake)),
+        );
+        for_each_piece(
+            rows,
+            entities.len(),
+            total,
+            crew.threads(parallel),
+            |rows| {
+                let len = rows.row_count();
+                let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, (rests, awake))) =
+                    rows;
+                let skip = skip(entities);
+                for row in 0..len {
+                    if skip(entities, row, awake[row]) {
+                        continue;
+                    }
+                    work((
+                        entities[row],
+                        a.at(row),
+                        v.at(row),
+                        f.at(row),
+                        s.at(row),
+                        &switches[row],
+                        o.at(row),
+                        (&mut rests[row], &mut awake[row]),
+                    ));
+                }
+            },
+        );
+        stamp_writes(&mut a, writer);
+        stamp_writes(&mut v, writer);
+        stamp_writes(&mut f, writer);
+        stamp_writes(&mut s, writer);
+        stamp_writes(&mut o, writer);
+    }
+}
