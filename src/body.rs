@@ -16,7 +16,7 @@ use crate::tiles::TileKind;
 /// Adding an `Aabb` makes an entity a body: [`Velocity`], [`PushFlags`], [`BodySwitches`],
 /// [`BodyState`], [`OldPosition`] and [`Transform`] arrive with it through `#[require]`, and
 /// [`PhysicsPlugin`](crate::PhysicsPlugin) adds what its stages keep on each body
-/// ([`GridAreas`](crate::GridAreas), [`TileMemo`](crate::TileMemo) and private ones). Add [`Contacts`](crate::Contacts) as well to have the body's
+/// ([`GridAreas`](crate::GridAreas) and private ones). Add [`Contacts`](crate::Contacts) as well to have the body's
 /// contacts listed at every step. Removing the `Aabb` (or despawning) takes the body out of the
 /// [`Partition`](crate::partition::Partition) and ends its contacts
 /// ([`CollisionEnded`](crate::CollisionEnded)) at once.

@@ -47,7 +47,7 @@
 //!   -> Integrate          old position; bad input; gravity + max fall speed; kinematic moves
 //!   -> TileCollide        depenetrate (or hold; Squished); one-way snap; swept
 //!                         move-and-slide; flags; friction
-//!                         (a body given the same input as last time reuses its TileMemo)
+//!                         (a body given the same input as last time reuses its result)
 //!   -> UpdatePartition    moved bodies change cells in the Partition (incremental)
 //!   -> DetectPairs        per cell, each pair once; each body's contacts laid out (and
 //!                         written into its Contacts if it has one); touching counts;
@@ -123,7 +123,7 @@ pub use plugin::PhysicsPlugin;
 pub use query::{CastHit, HitTarget, QueryFilter, SpatialQuery};
 pub use schedule::PhysicsSystems;
 pub use sensors::{Sensor, SensorContents, SensorEntered, SensorExited, SensorShape};
-pub use tiles::{TileKind, TileMap, TileMapError, TileMemo};
+pub use tiles::{TileKind, TileMap, TileMapError};
 
 /// Everything a game needs: `use bevy_platformer_physics::prelude::*;`.
 pub mod prelude {

@@ -14,6 +14,7 @@ use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocit
 use crate::config::PhysicsConfig;
 use crate::contacts::{CollisionData, Contacts};
 use crate::fast::crew::{CrewSlot, call_crew, dismiss_crew};
+use crate::fast::memo::TileMemo;
 use crate::fast::snapshot::ContactLayout;
 use crate::flags::{PushFlags, Side};
 use crate::integrate::integrate;
@@ -26,7 +27,7 @@ use crate::schedule::PhysicsSystems;
 use crate::sensors::{
     Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, update_sensors,
 };
-use crate::tiles::{TileKind, TileMap, TileMemo, collide_tiles};
+use crate::tiles::{TileKind, TileMap, collide_tiles};
 
 /// Adds the platformer physics to an app.
 ///

@@ -31,7 +31,7 @@ pub enum PhysicsSystems {
     Integrate,
     /// Bodies move through the tile map: swept contacts, sliding, one-way platforms, ladders,
     /// friction, tile push flags, [`Landed`](crate::Landed). A body whose input is bit for bit
-    /// the one it had last time gets its last result again ([`TileMemo`](crate::TileMemo)).
+    /// the one it had last time gets its last result again.
     TileCollide,
     /// The spatial partition follows the bodies that moved.
     UpdatePartition,

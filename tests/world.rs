@@ -193,37 +193,6 @@ fn config_changes_take_effect_at_the_next_step_for_a_body_at_rest() {
 }
 
 #[test]
-fn a_tile_memo_carried_into_another_world_is_not_reused() {
-    // A body at rest on a floor in one world; the same body, with that world's memo, in a
-    // world without the floor falls (as a copy between worlds or a restored snapshot would
-    // bring it).
-    let mut with_floor = app(ascii("....\n....\n####"));
-    let resting = spawn(
-        &mut with_floor,
-        Vec2::new(24.0, 22.0),
-        Vec2::splat(6.0),
-        Vec2::ZERO,
-    );
-    step(&mut with_floor, 10);
-    assert_eq!(pos(&with_floor, resting).y, 22.0);
-    let memo = *with_floor
-        .world()
-        .get::<bevy_platformer_physics::TileMemo>(resting)
-        .unwrap();
-    let (aabb, velocity) = {
-        let world = with_floor.world();
-        (
-            *world.get::<Aabb>(resting).unwrap(),
-            *world.get::<Velocity>(resting).unwrap(),
-        )
-    };
-    let mut without = app(ascii("....\n....\n...."));
-    let body = without.world_mut().spawn((aabb, velocity, memo)).id();
-    step(&mut without, 1);
-    assert!(pos(&without, body).y < 22.0, "it falls");
-}
-
-#[test]
 fn a_tile_placed_on_a_body_pushes_it_out_without_adding_velocity() {
     // Walls left and right of column 1, so the new tile's only open face is its top.
     let mut app = app(ascii("....\n#.#.\n####"));

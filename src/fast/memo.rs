@@ -16,7 +16,8 @@ use crate::tiles::collide::{PassThrough, TileBody, TileOutcome, TileParams, coll
 /// every step: gravity gives it the same downward speed, the ground takes it away again, and it
 /// ends where it started (in a settled pile, about nine tile contacts in ten).
 ///
-/// Written by the physics; arrives with [`Aabb`](crate::Aabb). There is nothing in it to read.
+/// Written by the physics, on every body ([`PhysicsPlugin`](crate::PhysicsPlugin) adds it with
+/// the [`Aabb`](crate::Aabb)).
 /// A memo is only ever used in the world and the spell of map and parameters it was made in:
 /// one copied into another world, restored from a snapshot taken before the map changed, or
 /// loaded from a scene (reflection leaves its contents out) is worked out again. Changes to
@@ -24,7 +25,7 @@ use crate::tiles::collide::{PassThrough, TileBody, TileOutcome, TileParams, coll
 /// usual), not behind `bypass_change_detection`.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
-pub struct TileMemo {
+pub(crate) struct TileMemo {
     /// The body's centre, half extents and velocity as given, as bits (so `-0.0` is not `0.0`
     /// and a NaN equals itself), one word per vector ([`bits`]).
     #[reflect(ignore)]
@@ -277,5 +278,44 @@ mod tests {
         assert_eq!(next_epoch(&counter), u32::MAX);
         assert_eq!(next_epoch(&counter), 1);
         assert_eq!(next_epoch(&counter), 2);
+    }
+
+    /// A headless app with the physics and `map`, at 60 steps a second.
+    fn app(map: &str) -> App {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, crate::PhysicsPlugin::default()))
+            .insert_resource(Time::<Fixed>::from_hz(60.0))
+            .insert_resource(TileMap::from_ascii(map, 16.0).unwrap());
+        app
+    }
+
+    fn step(app: &mut App, n: usize) {
+        for _ in 0..n {
+            app.world_mut().run_schedule(FixedUpdate);
+        }
+    }
+
+    #[test]
+    fn a_tile_memo_carried_into_another_world_is_not_reused() {
+        // A body at rest on a floor in one world; the same body, with that world's memo, in a
+        // world without the floor falls (as a copy between worlds or a restored snapshot would
+        // bring it).
+        let mut with_floor = app("....\n....\n####");
+        let body = (
+            crate::Aabb::new(Vec2::new(24.0, 22.0), Vec2::splat(6.0)),
+            crate::Velocity::default(),
+        );
+        let resting = with_floor.world_mut().spawn(body).id();
+        step(&mut with_floor, 10);
+        let world = with_floor.world();
+        assert_eq!(world.get::<crate::Aabb>(resting).unwrap().center.y, 22.0);
+        let memo = *world.get::<TileMemo>(resting).unwrap();
+        let aabb = *world.get::<crate::Aabb>(resting).unwrap();
+        let velocity = *world.get::<crate::Velocity>(resting).unwrap();
+        let mut without = app("....\n....\n....");
+        let body = without.world_mut().spawn((aabb, velocity, memo)).id();
+        step(&mut without, 1);
+        let y = without.world().get::<crate::Aabb>(body).unwrap().center.y;
+        assert!(y < 22.0, "it falls");
     }
 }

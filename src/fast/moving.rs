@@ -14,7 +14,7 @@ use crate::fast::rows::{
 use crate::flags::PushFlags;
 
 /// The components tile collision and the response update on every non-kinematic body, with
-/// the one the stage also needs, `C`: its [`TileMemo`] for tile collision, its `Transform` for
+/// the one the stage also needs, `C`: its [`TileMemo`](crate::fast::memo::TileMemo) for tile collision, its `Transform` for
 /// the response (the last stage to move the body, which also sets the `Transform`).
 pub(crate) type MovingBodies<'w, 's, C> = Query<
     'w,

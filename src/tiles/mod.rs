@@ -6,7 +6,6 @@ mod map;
 mod sweep;
 mod system;
 
-pub use crate::fast::memo::TileMemo;
 pub use cast::{TileHit, cast_segment_tiles};
 pub use map::{TileKind, TileMap, TileMapError};
 pub(crate) use system::collide_tiles;
