@@ -1,5 +1,12 @@
-//! The `Integrate` system: remember the old position, check the body, apply gravity, and move
-//! the bodies that tile collision does not move (kinematic, or world collision off).
+//! The first stage, `IntegratePlugin` ([`PhysicsSystems::Integrate`]).
+//!
+//! # Algorithm (article 001: gravity and the maximum fall speed)
+//!
+//! For every body: its flags start a new step and its old position is remembered; a
+//! non-finite velocity becomes zero (with one warning); gravity is added, capped at the maximum
+//! fall speed, unless the body is kinematic, has gravity switched off or climbs a ladder; a body
+//! that stood on another falls no faster than its support; kinematic bodies and bodies without
+//! world collision move by their velocity here (tile collision moves the others).
 
 use bevy::ecs::change_detection::MaybeLocation;
 use bevy::prelude::*;
@@ -9,6 +16,7 @@ use crate::body::{
 };
 use crate::config::{CheckedFall, PhysicsConfig};
 use crate::fast::crew::CrewSlot;
+use crate::fast::crew::call_crew;
 use crate::fast::rest::{Awake, Rest};
 use crate::fast::rows::{
     BLOCK, Changes, Column, DENSE, Rows, Tracked, count_rows, end_of_block, for_each_marked,
@@ -17,8 +25,10 @@ use crate::fast::rows::{
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
 use crate::layers::CollisionLayers;
+use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
+use bevy::ecs::schedule::InternedScheduleLabel;
 
 /// Adds `gravity * dt` to `velocity`, but never makes the body fall faster than
 /// `max_fall_speed` along gravity: a body already falling at least that fast (at the cap, or
@@ -315,6 +325,25 @@ pub(crate) fn integrate(
         stamp_writes(&mut o, writer);
         stamp_writes(&mut f, writer);
         stamp_writes(&mut s, writer);
+    }
+}
+
+/// The first stage, [`PhysicsSystems::Integrate`](crate::PhysicsSystems::Integrate): the app's
+/// worker crew is called ([`call_crew`]), then [`integrate`] runs.
+pub(crate) struct IntegratePlugin(pub(crate) InternedScheduleLabel);
+
+impl Plugin for IntegratePlugin {
+    fn build(&self, app: &mut App) {
+        app.register_type::<Velocity>()
+            .register_type::<Kinematic>()
+            .register_type::<BodySwitches>()
+            .register_type::<OldPosition>()
+            .add_systems(
+                self.0,
+                (call_crew, integrate)
+                    .chain()
+                    .in_set(PhysicsSystems::Integrate),
+            );
     }
 }
 

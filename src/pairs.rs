@@ -8,7 +8,7 @@
 //!    row, table after table in the order the world made the tables (read in pieces on several
 //!    threads); a body outside the partition leaves its slot empty (`src/fast/snapshot.rs`).
 //! 2. **Pairs.** For each cell, row by row, each pair `i < j` of its list whose
-//!    [`CollisionLayers`](crate::layers::CollisionLayers) match is tested with the
+//!    [`CollisionLayers`] match is tested with the
 //!    signed overlap of article 000 (touching counts, within
 //!    [`PhysicsConfig::contact_tolerance`]: a body put back on top of another can end a
 //!    rounding error above it, and still stands on it), after a screen that compares four
@@ -29,7 +29,7 @@
 //!    keeps its last step's contacts with the other bodies that are not, to which its pairs
 //!    with awake bodies found this step are added. It runs in parallel by slot range: the pair
 //!    loop files each pair's two ends by the range of each body's slot, so each range reads
-//!    only its own (`src/fast/layout.rs`). A [`CollisionData`](crate::CollisionData) is built from that and the two
+//!    only its own (`src/fast/layout.rs`). A [`CollisionData`] is built from that and the two
 //!    snapshots when it is read: by the response, and for [`Contacts`].
 //! 4. **Events.** Each body's new contacts are compared with its old ones for
 //!    [`CollisionStarted`] and [`CollisionEnded`] (touching counts; one side of each pair
@@ -42,6 +42,7 @@ use bevy::prelude::*;
 
 use crate::collision_events::{Change, report_contact_changes};
 use crate::config::PhysicsConfig;
+use crate::contacts::CollisionData;
 use crate::fast::crew::CrewSlot;
 use crate::fast::gathered::{Gathered, Near};
 use crate::fast::layout::Partners;
@@ -51,9 +52,12 @@ use crate::fast::rest::{ACTIVE, AWAKE};
 use crate::fast::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::fast::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 use crate::geometry::signed_overlap_within;
+use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::partition::Partition;
+use crate::schedule::PhysicsSystems;
 use bevy::ecs::entity::Entities;
+use bevy::ecs::schedule::InternedScheduleLabel;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
@@ -433,5 +437,25 @@ fn pair_overlap(a: &Near, b: &Near, skin: f32) -> Option<Vec2> {
         signed_overlap_within(a.center, a.half, b.center, b.half, skin)
     } else {
         signed_overlap_within(b.center, b.half, a.center, a.half, skin).map(|o| -o)
+    }
+}
+
+/// The stage [`PhysicsSystems::DetectPairs`](crate::PhysicsSystems::DetectPairs):
+/// [`detect_pairs`], with the contact store, the [`Contacts`] it fills, the collision events and
+/// the [`PhysicsStats`].
+pub(crate) struct PairDetectionPlugin(pub(crate) InternedScheduleLabel);
+
+impl Plugin for PairDetectionPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<PhysicsStats>()
+            .init_resource::<ContactLayout>()
+            .add_message::<CollisionStarted>()
+            .add_message::<CollisionEnded>()
+            .register_type::<Contacts>()
+            .register_type::<CollisionData>()
+            .register_type::<PhysicsStats>()
+            .register_type::<CollisionLayers>()
+            .register_type::<LayerMask>()
+            .add_systems(self.0, detect_pairs.in_set(PhysicsSystems::DetectPairs));
     }
 }

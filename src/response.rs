@@ -43,16 +43,21 @@ use core::borrow::Borrow;
 use crate::config::PhysicsConfig;
 use crate::contacts::CollisionData;
 use crate::fast::crew::CrewSlot;
+use crate::fast::crew::dismiss_crew;
 use crate::fast::moving::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::fast::rest::Awake;
 use crate::fast::snapshot::ContactLayout;
+use crate::flags::PushFlags;
 use crate::flags::{Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{Landed, Landings};
+use crate::partition::update_partition;
+use crate::schedule::PhysicsSystems;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
 use crate::writeback::{KinematicTransforms, follow, write_transforms};
+use bevy::ecs::schedule::InternedScheduleLabel;
 
 /// What [`respond`] decided for one body.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -365,6 +370,24 @@ pub(crate) fn respond_to_contacts(
     );
     landings.write(&mut landed);
     write_transforms((&config, &crew), &mut kinematic);
+}
+
+/// The stage [`PhysicsSystems::Respond`](crate::PhysicsSystems::Respond):
+/// [`respond_to_contacts`]; then the crew's passes are over ([`dismiss_crew`]), and the bodies
+/// the response moved are filed where they ended ([`update_partition`]).
+pub(crate) struct ResponsePlugin(pub(crate) InternedScheduleLabel);
+
+impl Plugin for ResponsePlugin {
+    fn build(&self, app: &mut App) {
+        app.register_type::<PushFlags>()
+            .register_type::<Side>()
+            .add_systems(
+                self.0,
+                (respond_to_contacts, dismiss_crew, update_partition::<false>)
+                    .chain()
+                    .in_set(PhysicsSystems::Respond),
+            );
+    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ use bevy::prelude::*;
 use crate::layers::CollisionLayers;
 use crate::partition::Partition;
 use crate::query::{NearQuery, bodies_near};
+use crate::schedule::PhysicsSystems;
 use crate::shapes::{BoxShape, Circle, RotatedRect, Shape};
+use bevy::ecs::schedule::InternedScheduleLabel;
 
 /// A shape that detects the bodies in it without pushing them (a trigger). Place it with the
 /// entity's [`Transform`], read as a world position (a parent's transform is not applied): on
@@ -236,5 +238,26 @@ pub(crate) fn update_sensors(
                 .map(|&body| SensorEntered { sensor, body }),
         );
         core::mem::swap(&mut contents.bodies, &mut *now);
+    }
+}
+
+/// The stage [`PhysicsSystems::Sense`](crate::PhysicsSystems::Sense): [`update_sensors`], run
+/// only while some [`Sensor`] exists.
+pub(crate) struct SensorPlugin(pub(crate) InternedScheduleLabel);
+
+impl Plugin for SensorPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<SensorEntered>()
+            .add_message::<SensorExited>()
+            .register_type::<Sensor>()
+            .register_type::<SensorShape>()
+            .register_type::<SensorContents>()
+            .add_systems(
+                self.0,
+                // Without sensors, not even dispatched (a condition runs in the executor).
+                update_sensors
+                    .run_if(any_with_component::<Sensor>)
+                    .in_set(PhysicsSystems::Sense),
+            );
     }
 }

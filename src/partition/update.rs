@@ -1,5 +1,12 @@
-//! Keeping the [`Partition`] up to date: the `UpdatePartition` system (bodies whose boxes moved
-//! to other cells) and the hook that takes a body out of every cell when it leaves.
+//! The stage `PartitionPlugin` ([`PhysicsSystems::UpdatePartition`]): keeping the
+//! [`Partition`] up to date (article 000's uniform grid).
+//!
+//! # Algorithm
+//!
+//! Every body whose box may have moved is checked against the cells it is filed in; a body
+//! that now covers other cells leaves the old ones (swap-remove, fixing the moved body's index)
+//! and joins the new ones. The changes are applied in entity order, so the cells' lists are the
+//! same on any number of threads. A hook takes a body out of every cell when it leaves.
 
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
@@ -13,7 +20,9 @@ use crate::fast::crew::CrewSlot;
 use crate::fast::rest::Awake;
 use crate::fast::rows::{Changes, DENSE, Rows, count_rows, for_each_piece};
 use crate::geometry::skin_at;
+use crate::schedule::PhysicsSystems;
 use crate::tiles::TileMap;
+use bevy::ecs::schedule::InternedScheduleLabel;
 
 /// Points `areas`' entry for `cell` at `index`.
 fn repoint(areas: &mut GridAreas, cell: UVec2, index: u32) {
@@ -178,5 +187,22 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
         if let Ok((_, _, mut areas, _)) = bodies.get_mut(entity) {
             *areas = mine;
         }
+    }
+}
+
+/// The stage [`PhysicsSystems::UpdatePartition`](crate::PhysicsSystems::UpdatePartition):
+/// [`update_partition`], with the [`Partition`] and the [`GridAreas`] it keeps on every body.
+/// (The response files the bodies it moved again at the end of its own stage.)
+pub(crate) struct PartitionPlugin(pub(crate) InternedScheduleLabel);
+
+impl Plugin for PartitionPlugin {
+    fn build(&self, app: &mut App) {
+        app.register_required_components::<Aabb, GridAreas>()
+            .init_resource::<Partition>()
+            .register_type::<GridAreas>()
+            .add_systems(
+                self.0,
+                update_partition::<true>.in_set(PhysicsSystems::UpdatePartition),
+            );
     }
 }

@@ -8,6 +8,6 @@ mod system;
 
 pub use cast::{TileHit, cast_segment_tiles};
 pub use map::{TileKind, TileMap, TileMapError};
-pub(crate) use system::collide_tiles;
+pub(crate) use system::TileCollisionPlugin;
 #[cfg(any(test, feature = "reference"))]
 pub(crate) use system::left_the_map;

@@ -1,9 +1,13 @@
-//! The `TileCollide` system: runs [`collide_with_tiles`] for every body and records the result.
+//! The stage `TileCollisionPlugin` ([`PhysicsSystems::TileCollide`]): runs
+//! [`collide_with_tiles`] (articles 001 and 004; its algorithm is in `src/tiles/collide.rs`) for
+//! every non-kinematic body with world collision, writes the result, and reports [`Landed`]
+//! and [`Squished`] in entity order.
 
 use bevy::prelude::*;
 
 use super::collide::{PassThrough, TileBody, TileParams};
 use super::map::TileMap;
+use crate::body::{Aabb, BodyState};
 use crate::body::{warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
@@ -12,6 +16,9 @@ use crate::fast::moving::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::fast::rest::Awake;
 use crate::flags::{Side, side_bit};
 use crate::messages::{InEntityOrder, Landed, Landings, Squished};
+use crate::schedule::PhysicsSystems;
+use crate::tiles::TileKind;
+use bevy::ecs::schedule::InternedScheduleLabel;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
 /// pool above [`PhysicsConfig::parallel_min_bodies`]. [`Landed`] messages are written in
@@ -152,6 +159,25 @@ pub(crate) fn left_the_map(bounds: Rect, center: Vec2, half: Vec2) -> bool {
     !bounds.is_empty()
         && (apart(bounds.min.x, bounds.max.x, lo.x, hi.x)
             || apart(bounds.min.y, bounds.max.y, lo.y, hi.y))
+}
+
+/// The stage [`PhysicsSystems::TileCollide`](crate::PhysicsSystems::TileCollide):
+/// [`collide_tiles`], with the [`TileMap`](crate::TileMap) it reads and the [`TileMemo`] it keeps
+/// on every body.
+pub(crate) struct TileCollisionPlugin(pub(crate) InternedScheduleLabel);
+
+impl Plugin for TileCollisionPlugin {
+    fn build(&self, app: &mut App) {
+        app.register_required_components::<Aabb, TileMemo>()
+            .init_resource::<TileMap>()
+            .add_message::<Landed>()
+            .add_message::<Squished>()
+            .register_type::<TileKind>()
+            .register_type::<TileMap>()
+            .register_type::<TileMemo>()
+            .register_type::<BodyState>()
+            .add_systems(self.0, collide_tiles.in_set(PhysicsSystems::TileCollide));
+    }
 }
 
 #[cfg(test)]
