@@ -7,6 +7,7 @@
 //!
 //! | module | what it makes fast |
 //! | --- | --- |
+//! | [`detection`] | pair detection's snapshot, cell loop (prefetching, in pieces on the crew) and layout |
 //! | [`rows`] | table columns read as slices, with change ticks marked as Bevy's `Mut` would |
 //! | [`snapshot`] | each body's detection data in one slot-indexed array (the contact store) |
 //! | [`layout`] | every body's contacts laid out contiguously, in slot order |
@@ -25,6 +26,7 @@
 )]
 
 pub(crate) mod crew;
+pub(crate) mod detection;
 pub(crate) mod gathered;
 pub(crate) mod layout;
 pub(crate) mod memo;
