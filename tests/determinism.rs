@@ -151,3 +151,76 @@ fn the_outcome_does_not_depend_on_resources_and_entities_the_physics_never_reads
         );
     }
 }
+
+/// Puts bodies into another table.
+#[derive(Component)]
+struct Marker;
+
+#[test]
+fn results_are_bit_identical_with_one_thread_and_with_the_task_pool() {
+    let run = |parallel_min_bodies: usize| {
+        let mut app = crate::determinism::busy_scene();
+        // Bodies in three tables (archetypes) of different sizes, so the per-body stages cut
+        // several tables into pieces.
+        let world = app.world_mut();
+        let bodies: Vec<Entity> = world
+            .query::<(Entity, &Aabb)>()
+            .iter(world)
+            .map(|(e, _)| e)
+            .collect();
+        for (i, &e) in bodies.iter().enumerate() {
+            match i % 7 {
+                0 | 3 => {
+                    world.entity_mut(e).insert(Marker);
+                }
+                5 => {
+                    world.entity_mut(e).insert((Marker, Name::new("odd one")));
+                }
+                _ => {}
+            }
+        }
+        app.world_mut()
+            .resource_mut::<PhysicsConfig>()
+            .parallel_min_bodies = parallel_min_bodies;
+        step(&mut app, 200);
+        let landed: Vec<Entity> = drain_landed(&mut app).iter().map(|l| l.entity).collect();
+        let started: Vec<_> = drain::<CollisionStarted>(&mut app);
+        let ended: Vec<_> = drain::<CollisionEnded>(&mut app);
+        let world = app.world_mut();
+        let mut q = world.query::<(&Aabb, &Velocity, &Contacts)>();
+        let bodies: Vec<_> = q
+            .iter(world)
+            .map(|(a, v, c)| {
+                let cs: Vec<(Entity, u32, u32)> = c
+                    .iter()
+                    .map(|d| (d.other, d.overlap.x.to_bits(), d.overlap.y.to_bits()))
+                    .collect();
+                (
+                    a.center.to_array().map(f32::to_bits),
+                    v.to_array().map(f32::to_bits),
+                    cs,
+                )
+            })
+            .collect();
+        (bodies, landed, started, ended)
+    };
+    let single = run(usize::MAX);
+    let pooled = run(0);
+    assert!(
+        bevy::tasks::ComputeTaskPool::get().thread_num() > 1,
+        "the pool really has threads"
+    );
+    assert!(
+        single.0.iter().any(|b| !b.2.is_empty()),
+        "the scene has contacts to compare"
+    );
+    assert!(
+        !single.1.is_empty(),
+        "and landings, written in entity order"
+    );
+    assert!(
+        !single.2.is_empty() && !single.3.is_empty(),
+        "and collision events"
+    );
+    assert_eq!(single, pooled);
+}

@@ -204,3 +204,10 @@ pub fn verify_partition(app: &mut App) -> Result<(), PartitionError> {
 pub fn contacts(app: &App, e: Entity) -> Vec<CollisionData> {
     app.world().get::<Contacts>(e).unwrap().to_vec()
 }
+
+/// A 40 x 40 tile room with a solid floor.
+pub fn floor_room() -> TileMap {
+    let mut map = empty_map(40, 40);
+    map.fill(IVec2::new(0, 0), IVec2::new(39, 0), TileKind::Solid);
+    map
+}
