@@ -9,6 +9,7 @@
 //! world collision move by their velocity here (tile collision moves the others).
 
 use bevy::ecs::change_detection::MaybeLocation;
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
 use crate::body::{
@@ -90,34 +91,39 @@ fn cap_fall_off_axis(before: Vec2, v: Vec2, gravity: Vec2, max_fall_speed: f32) 
     before + down * added
 }
 
-type IntegrateQuery<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static mut Aabb,
-        &'static mut Velocity,
-        &'static mut OldPosition,
-        &'static mut PushFlags,
-        &'static mut BodyState,
-        Ref<'static, BodySwitches>,
-        Has<Kinematic>,
-        &'static mut Rest,
-        &'static mut Awake,
-        Option<Ref<'static, CollisionLayers>>,
-    ),
->;
+type IntegrateQuery<'w, 's> = Query<'w, 's, IntegrateRow>;
 
-type IntegrateItem<'a> = (
-    Entity,
-    Tracked<'a, Aabb>,
-    Tracked<'a, Velocity>,
-    Tracked<'a, OldPosition>,
-    Tracked<'a, PushFlags>,
-    Tracked<'a, BodyState>,
-    &'a BodySwitches,
-    (&'a mut Rest, &'a mut Awake),
-);
+/// What Integrate reads and writes of every body, read table by table
+/// ([`IntegrateRowContiguousItem`]).
+#[derive(QueryData)]
+#[query_data(mutable, contiguous(mutable))]
+pub(crate) struct IntegrateRow {
+    entity: Entity,
+    aabb: &'static mut Aabb,
+    velocity: &'static mut Velocity,
+    old: &'static mut OldPosition,
+    flags: &'static mut PushFlags,
+    state: &'static mut BodyState,
+    switches: Ref<'static, BodySwitches>,
+    kinematic: Has<Kinematic>,
+    rest: &'static mut Rest,
+    awake: &'static mut Awake,
+    layers: Option<Ref<'static, CollisionLayers>>,
+}
+
+/// One body as Integrate handles it: its components (marked changed when written, as through
+/// Bevy's `Mut`) and the physics' own memory of it.
+struct IntegratedBody<'a> {
+    entity: Entity,
+    aabb: Tracked<'a, Aabb>,
+    velocity: Tracked<'a, Velocity>,
+    old: Tracked<'a, OldPosition>,
+    flags: Tracked<'a, PushFlags>,
+    state: Tracked<'a, BodyState>,
+    switches: &'a BodySwitches,
+    rest: &'a mut Rest,
+    awake: &'a mut Awake,
+}
 
 /// Runs on several threads above [`PhysicsConfig::parallel_min_bodies`]; each body is handled on
 /// its own, so the result does not depend on the thread count.
@@ -140,16 +146,17 @@ pub(crate) fn integrate(
     let (gravity, max_fall_speed) = fall.update(&config);
     let touch = config.contact_tolerance;
     let map = &*map;
-    let work = |(
-        entity,
-        mut aabb,
-        mut velocity,
-        mut old,
-        mut flags,
-        mut state,
-        switches,
-        (rest, awake),
-    ): IntegrateItem,
+    let work = |IntegratedBody {
+                    entity,
+                    mut aabb,
+                    mut velocity,
+                    mut old,
+                    mut flags,
+                    mut state,
+                    switches,
+                    rest,
+                    awake,
+                }: IntegratedBody,
                 (kinematic, wake): (bool, bool)| {
         // A resting body is left alone (see `crate::fast::rest`) unless something forces it awake
         // (`wake`: a kinematic body, a change of its switches or layers, or of what every
@@ -229,19 +236,19 @@ pub(crate) fn integrate(
         }
     };
     let (total, parallel) = count_rows(&bodies, config.parallel_min_bodies);
-    for (
-        entities,
-        aabbs,
-        velocities,
-        olds,
+    for IntegrateRowContiguousItem {
+        entity: entities,
+        aabb: aabbs,
+        velocity: velocities,
+        old: olds,
         flags,
-        states,
+        state: states,
         switches,
         kinematic,
-        rests,
+        rest: rests,
         awake,
         layers,
-    ) in bodies.contiguous_iter_mut().expect(DENSE)
+    } in bodies.contiguous_iter_mut().expect(DENSE)
     {
         // The game's writes of what the physics never writes: a body whose switches or layers
         // were set is awake (what it does or whom it meets may change).
@@ -301,19 +308,18 @@ pub(crate) fn integrate(
                     }
                     for_each_marked(&marks, |i| {
                         let row = start + i;
-                        work(
-                            (
-                                entities[row],
-                                a.at(row),
-                                v.at(row),
-                                o.at(row),
-                                f.at(row),
-                                s.at(row),
-                                &switches[row],
-                                (&mut rests[row], &mut awake[row]),
-                            ),
-                            (kinematic, wake(row)),
-                        );
+                        let body = IntegratedBody {
+                            entity: entities[row],
+                            aabb: a.at(row),
+                            velocity: v.at(row),
+                            old: o.at(row),
+                            flags: f.at(row),
+                            state: s.at(row),
+                            switches: &switches[row],
+                            rest: &mut rests[row],
+                            awake: &mut awake[row],
+                        };
+                        work(body, (kinematic, wake(row)));
                     });
                 }
             },

@@ -273,16 +273,17 @@ pub(crate) fn respond_to_contacts(
     // Off (or negative) means off, as on tiles: not even the snap to the ground's speed.
     let friction = config.ground_friction > 0.0;
     let (map, layout, found) = (&*map, &*layout, &*landings);
-    let apply = |(
-        entity,
-        mut aabb,
-        mut velocity,
-        mut flags,
-        mut state,
-        switches,
-        mut transform,
-        (rest, awake),
-    ): MovingBody<Transform>| {
+    let apply = |MovingBody {
+                     entity,
+                     mut aabb,
+                     mut velocity,
+                     mut flags,
+                     mut state,
+                     switches,
+                     own: mut transform,
+                     rest,
+                     awake,
+                 }: MovingBody<Transform>| {
         // An active body that is not awake (an awake body's partner) responds from the state
         // tile collision left it in at its last processed step (see `crate::fast::rest`).
         if !awake.is_awake() {

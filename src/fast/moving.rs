@@ -3,6 +3,7 @@
 
 use bevy::ecs::change_detection::MaybeLocation;
 use bevy::ecs::component::Mutable;
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
 use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity};
@@ -16,34 +17,38 @@ use crate::flags::PushFlags;
 /// The components tile collision and the response update on every non-kinematic body, with
 /// the one the stage also needs, `C`: its [`TileMemo`](crate::fast::memo::TileMemo) for tile collision, its `Transform` for
 /// the response (the last stage to move the body, which also sets the `Transform`).
-pub(crate) type MovingBodies<'w, 's, C> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static mut Aabb,
-        &'static mut Velocity,
-        &'static mut PushFlags,
-        &'static mut BodyState,
-        &'static BodySwitches,
-        &'static mut C,
-        &'static mut Rest,
-        &'static mut Awake,
-    ),
-    Without<Kinematic>,
->;
+pub(crate) type MovingBodies<'w, 's, C> = Query<'w, 's, MovingRow<C>, Without<Kinematic>>;
 
-/// One item of [`MovingBodies`].
-pub(crate) type MovingBody<'a, C> = (
-    Entity,
-    Tracked<'a, Aabb>,
-    Tracked<'a, Velocity>,
-    Tracked<'a, PushFlags>,
-    Tracked<'a, BodyState>,
-    &'a BodySwitches,
-    Tracked<'a, C>,
-    (&'a mut Rest, &'a mut Awake),
-);
+/// The query data of [`MovingBodies`], read table by table ([`MovingRowContiguousItem`]).
+#[derive(QueryData)]
+#[query_data(mutable, contiguous(mutable))]
+pub(crate) struct MovingRow<C: Component<Mutability = Mutable>> {
+    entity: Entity,
+    aabb: &'static mut Aabb,
+    velocity: &'static mut Velocity,
+    flags: &'static mut PushFlags,
+    state: &'static mut BodyState,
+    switches: &'static BodySwitches,
+    own: &'static mut C,
+    rest: &'static mut Rest,
+    awake: &'static mut Awake,
+}
+
+/// One body of [`MovingBodies`], as [`for_each_moving_body`] hands it to the stage: its
+/// components (marked changed when written, as through Bevy's `Mut`), and the physics' own
+/// memory of it.
+pub(crate) struct MovingBody<'a, C> {
+    pub(crate) entity: Entity,
+    pub(crate) aabb: Tracked<'a, Aabb>,
+    pub(crate) velocity: Tracked<'a, Velocity>,
+    pub(crate) flags: Tracked<'a, PushFlags>,
+    pub(crate) state: Tracked<'a, BodyState>,
+    pub(crate) switches: &'a BodySwitches,
+    /// The stage's own component (`C`).
+    pub(crate) own: Tracked<'a, C>,
+    pub(crate) rest: &'a mut Rest,
+    pub(crate) awake: &'a mut Awake,
+}
 
 /// Runs `work` on every body of `bodies` that `skip` does not leave out, read as table slices
 /// ([`crate::fast::rows`]): on the task pool when there are at least `parallel_min`, else in order on
@@ -63,8 +68,17 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
     // The stage calling this is the writer `track_location` records.
     let writer = MaybeLocation::caller();
     let (total, parallel) = count_rows(bodies, parallel_min);
-    for (entities, aabbs, velocities, flags, states, switches, own, rests, awake) in
-        bodies.contiguous_iter_mut().expect(DENSE)
+    for MovingRowContiguousItem {
+        entity: entities,
+        aabb: aabbs,
+        velocity: velocities,
+        flags,
+        state: states,
+        switches,
+        own,
+        rest: rests,
+        awake,
+    } in bodies.contiguous_iter_mut().expect(DENSE)
     {
         // The physics' own memory: never marked changed.
         let (rests, awake) = (unpack(rests).0, unpack(awake).0);
@@ -93,16 +107,17 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
                     if skip(entities, row, awake[row]) {
                         continue;
                     }
-                    work((
-                        entities[row],
-                        a.at(row),
-                        v.at(row),
-                        f.at(row),
-                        s.at(row),
-                        &switches[row],
-                        o.at(row),
-                        (&mut rests[row], &mut awake[row]),
-                    ));
+                    work(MovingBody {
+                        entity: entities[row],
+                        aabb: a.at(row),
+                        velocity: v.at(row),
+                        flags: f.at(row),
+                        state: s.at(row),
+                        switches: &switches[row],
+                        own: o.at(row),
+                        rest: &mut rests[row],
+                        awake: &mut awake[row],
+                    });
                 }
             },
         );

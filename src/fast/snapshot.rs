@@ -16,6 +16,7 @@ use crate::geometry::skin_at;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::partition::{CellRange, GridAreas};
 use bevy::ecs::entity::Entities;
+use bevy::ecs::query::QueryData;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
@@ -221,21 +222,24 @@ impl ContactLayout {
 const PARTNERS_AHEAD: usize = 4;
 
 /// What the snapshot reads of every body.
-pub(crate) type BodyQuery<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static Aabb,
-        &'static Velocity,
-        &'static OldPosition,
-        &'static GridAreas,
-        &'static PushFlags,
-        Option<&'static CollisionLayers>,
-        Has<Kinematic>,
-        (&'static Rest, &'static Awake),
-    ),
->;
+pub(crate) type BodyQuery<'w, 's> = Query<'w, 's, DetectedBody>;
+
+/// What pair detection reads of each body, read table by table
+/// ([`DetectedBodyContiguousItem`]: a slice of each).
+#[derive(QueryData)]
+#[query_data(contiguous(all))]
+pub(crate) struct DetectedBody {
+    pub(crate) entity: Entity,
+    pub(crate) aabb: &'static Aabb,
+    pub(crate) velocity: &'static Velocity,
+    pub(crate) old: &'static OldPosition,
+    pub(crate) areas: &'static GridAreas,
+    pub(crate) flags: &'static PushFlags,
+    pub(crate) layers: Option<&'static CollisionLayers>,
+    pub(crate) kinematic: Has<Kinematic>,
+    pub(crate) rest: &'static Rest,
+    pub(crate) awake: &'static Awake,
+}
 
 /// The slot `now` names for `e` and the snapshot there, unchecked: not [`Partners::slot`],
 /// whose check that the slot still holds `e` is one more random read. The snapshot may belong
@@ -311,7 +315,7 @@ impl ContactLayout {
         awake: Option<&Parallel<Vec<u32>>>,
     ) -> Snapshot {
         let tables = || bodies.contiguous_iter().expect(DENSE);
-        let n: usize = tables().map(|t| t.0.len()).sum();
+        let n: usize = tables().map(|t| t.entity.len()).sum();
         let threads = crew.threads(n >= parallel_min);
         let shift = split_shift(n);
         self.snaps.resize(n, Snap::EMPTY);
@@ -328,10 +332,10 @@ impl ContactLayout {
         let (order, bases) = &mut self.tables;
         order.clear();
         for (place, table) in tables().enumerate() {
-            let made = (table.0.first())
+            let made = (table.entity.first())
                 .and_then(|&entity| world_entities.get_spawned(entity).ok())
                 .map_or(u32::MAX, |at| at.table_id.as_u32());
-            order.push((made, place as u32, table.0.len()));
+            order.push((made, place as u32, table.entity.len()));
         }
         order.sort_unstable();
         bases.resize(order.len(), 0);
@@ -350,17 +354,18 @@ impl ContactLayout {
             let (mut placed, mut placed_awake) = (0, 0);
             let mut listed = awake.map(Parallel::borrow_local_mut);
             for (
-                (
-                    entities,
-                    aabbs,
-                    velocities,
-                    olds,
+                DetectedBodyContiguousItem {
+                    entity: entities,
+                    aabb: aabbs,
+                    velocity: velocities,
+                    old: olds,
                     areas,
                     flags,
                     layers,
                     kinematic,
-                    (rests, awake),
-                ),
+                    rest: rests,
+                    awake,
+                },
                 &first,
             ) in tables().zip(bases)
             {

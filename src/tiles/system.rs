@@ -50,16 +50,17 @@ pub(crate) fn collide_tiles(
     let bounds = map.bounds();
     let map = &*map;
     let (found, squish) = (&*landings, &*squishes);
-    let work = |(
-        entity,
-        mut aabb,
-        mut velocity,
-        mut flags,
-        mut state,
-        switches,
-        mut memo,
-        (rest, _),
-    ): MovingBody<TileMemo>| {
+    let work = |MovingBody {
+                    entity,
+                    mut aabb,
+                    mut velocity,
+                    mut flags,
+                    mut state,
+                    switches,
+                    own: mut memo,
+                    rest,
+                    ..
+                }: MovingBody<TileMemo>| {
         if !aabb.is_valid() {
             return;
         }
