@@ -9,7 +9,7 @@
 //! names the physics stage that last changed a body's `Velocity` or `Aabb`.
 
 use bevy::ecs::change_detection::{
-    ContiguousComponentTicksMut, ContiguousMut, ContiguousRef, MAX_CHANGE_AGE, MaybeLocation, Tick,
+    ContiguousComponentTicksMut, ContiguousMut, ContiguousRef, MaybeLocation, Tick,
 };
 use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::ecs::system::Query;
@@ -83,21 +83,14 @@ pub(crate) fn for_each_marked(marks: &[u8; BLOCK], mut f: impl FnMut(usize)) {
     }
 }
 
-/// Sets `marks[i]` to 1 for each tick `ticks[i]` newer than `last_run` (seen from `this_run`),
-/// leaving the others as they are: [`Tick::is_newer_than`] for a run of rows, as one
-/// subtraction and one comparison per row that the compiler does several rows at a time. A
-/// pass that leaves most rows alone finds the few it must look at this way, instead of testing
-/// each row's ticks one by one.
-///
-/// `is_newer_than` compares the two ages capped at `MAX_CHANGE_AGE`; as the system's age (the
-/// cap of `this_run - last_run`) is at most that cap, a tick is newer exactly when its own
-/// uncapped age is below the system's.
+/// Sets `marks[i]` to 1 for each tick `ticks[i]` newer than `last_run` (seen from `this_run`,
+/// by Bevy's [`Tick::is_newer_than`]), leaving the others as they are. A pass that leaves most
+/// rows alone finds the few it must look at this way, a run of rows at a time (the compiler
+/// does several rows per instruction), instead of testing each row's ticks one by one.
 #[inline]
 pub(crate) fn mark_newer(ticks: &[Tick], (last_run, this_run): (Tick, Tick), marks: &mut [u8]) {
-    let now = this_run.get();
-    let since = now.wrapping_sub(last_run.get()).min(MAX_CHANGE_AGE);
     for (mark, tick) in marks.iter_mut().zip(ticks) {
-        *mark |= u8::from(now.wrapping_sub(tick.get()) < since);
+        *mark |= u8::from(tick.is_newer_than(last_run, this_run));
     }
 }
 
@@ -443,6 +436,7 @@ pub(crate) fn for_each_piece<R: Rows>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bevy::ecs::change_detection::MAX_CHANGE_AGE;
 
     #[test]
     fn pieces_cover_every_row_once() {
