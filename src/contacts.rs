@@ -15,8 +15,7 @@ pub struct CollisionData {
     /// (negative x when the other body is on the owner's right). Zero on an axis means the
     /// boxes touch along it; so does a component within
     /// [`PhysicsConfig::contact_tolerance`](crate::PhysicsConfig::contact_tolerance) of zero, and a negative one that small is the gap
-    /// between boxes that touch within it
-    /// ([`signed_overlap_within`](crate::geometry::signed_overlap_within)).
+    /// between boxes that touch within it.
     pub overlap: Vec2,
     /// The owner's velocity.
     pub velocity: Vec2,
@@ -37,7 +36,7 @@ pub struct CollisionData {
     /// The other body is [`Kinematic`](crate::Kinematic).
     pub other_kinematic: bool,
     /// The sides on which the owner cannot give way: it touches a tile there this step, or
-    /// touched a body there last step ([`side_bit`](crate::flags::side_bit) layout).
+    /// touched a body there last step (four bits: left 1, right 2, top 4, bottom 8).
     pub blocked: u8,
     /// The same for the other body.
     pub other_blocked: u8,

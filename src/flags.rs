@@ -119,7 +119,7 @@ impl PushFlags {
     }
 
     /// The sides on which the body cannot give way to a push: tiles touched this step and
-    /// bodies touched at the end of the last step (four bits, [`side_bit`] layout).
+    /// bodies touched at the end of the last step (four bits: left 1, right 2, top 4, bottom 8).
     #[inline]
     pub fn blocked_sides(&self) -> u8 {
         ((self.bits & 0xF) | (self.bits >> OBJECT_LAST) & 0xF) as u8
@@ -156,11 +156,13 @@ impl PushFlags {
     }
 }
 
-/// The bit of `side` in a four-bit side set: Left 1, Right 2, Top 4, Bottom 8 (the layout of
-/// [`TileOutcome::sides`](crate::tiles::collide::TileOutcome::sides)).
-#[inline]
-pub const fn side_bit(side: Side) -> u8 {
-    side.bit() as u8
+internal! {
+    /// The bit of `side` in a four-bit side set: Left 1, Right 2, Top 4, Bottom 8 (the layout of
+    /// [`TileOutcome::sides`](crate::tiles::collide::TileOutcome::sides)).
+    #[inline]
+    pub const fn side_bit(side: Side) -> u8 {
+        side.bit() as u8
+    }
 }
 
 impl core::fmt::Debug for PushFlags {

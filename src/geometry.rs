@@ -50,42 +50,44 @@ pub fn signed_overlap(a_center: Vec2, a_half: Vec2, b_center: Vec2, b_half: Vec2
     signed_overlap_within(a_center, a_half, b_center, b_half, 0.0)
 }
 
-/// [`signed_overlap`], with boxes up to `tolerance` apart counting as touching too: on an axis
-/// where they are apart, the component is minus the gap (its sign is then the opposite of the
-/// direction `a` would leave `b` in). Pair detection uses it with the
-/// [`contact_tolerance`](crate::PhysicsConfig::contact_tolerance) ([`pair_skin`]), so a body
-/// put back on top of another, which can end a rounding error above it, still stands on it.
-///
-/// ```
-/// use bevy::math::Vec2;
-/// use bevy_platformer_physics::geometry::signed_overlap_within;
-///
-/// // a rests on b with a gap of a thousandth of a unit between them.
-/// let (a, b) = (Vec2::new(0.0, 4.001), Vec2::ZERO);
-/// let o = signed_overlap_within(a, Vec2::splat(2.0), b, Vec2::splat(2.0), 0.002).unwrap();
-/// assert!((o.y + 0.001).abs() < 1e-6 && o.x == 4.0);
-/// assert_eq!(signed_overlap_within(a, Vec2::splat(2.0), b, Vec2::splat(2.0), 0.0005), None);
-/// ```
-pub fn signed_overlap_within(
-    a_center: Vec2,
-    a_half: Vec2,
-    b_center: Vec2,
-    b_half: Vec2,
-    tolerance: f32,
-) -> Option<Vec2> {
-    if a_half.x == 0.0 || a_half.y == 0.0 || b_half.x == 0.0 || b_half.y == 0.0 {
-        return None;
+internal! {
+    /// [`signed_overlap`], with boxes up to `tolerance` apart counting as touching too: on an axis
+    /// where they are apart, the component is minus the gap (its sign is then the opposite of the
+    /// direction `a` would leave `b` in). Pair detection uses it with the
+    /// [`contact_tolerance`](crate::PhysicsConfig::contact_tolerance) ([`pair_skin`]), so a body
+    /// put back on top of another, which can end a rounding error above it, still stands on it.
+    ///
+    /// ```
+    /// use bevy::math::Vec2;
+    /// use bevy_platformer_physics::geometry::signed_overlap_within;
+    ///
+    /// // a rests on b with a gap of a thousandth of a unit between them.
+    /// let (a, b) = (Vec2::new(0.0, 4.001), Vec2::ZERO);
+    /// let o = signed_overlap_within(a, Vec2::splat(2.0), b, Vec2::splat(2.0), 0.002).unwrap();
+    /// assert!((o.y + 0.001).abs() < 1e-6 && o.x == 4.0);
+    /// assert_eq!(signed_overlap_within(a, Vec2::splat(2.0), b, Vec2::splat(2.0), 0.0005), None);
+    /// ```
+    pub fn signed_overlap_within(
+        a_center: Vec2,
+        a_half: Vec2,
+        b_center: Vec2,
+        b_half: Vec2,
+        tolerance: f32,
+    ) -> Option<Vec2> {
+        if a_half.x == 0.0 || a_half.y == 0.0 || b_half.x == 0.0 || b_half.y == 0.0 {
+            return None;
+        }
+        let delta = a_center - b_center;
+        let reach = a_half + b_half;
+        if delta.x.abs() > reach.x + tolerance || delta.y.abs() > reach.y + tolerance {
+            return None;
+        }
+        // `signum` of 0.0 is 1.0: coincident centres push a in +x / +y, which is deterministic.
+        Some(Vec2::new(
+            delta.x.signum() * (reach.x - delta.x.abs()),
+            delta.y.signum() * (reach.y - delta.y.abs()),
+        ))
     }
-    let delta = a_center - b_center;
-    let reach = a_half + b_half;
-    if delta.x.abs() > reach.x + tolerance || delta.y.abs() > reach.y + tolerance {
-        return None;
-    }
-    // `signum` of 0.0 is 1.0: coincident centres push a in +x / +y, which is deterministic.
-    Some(Vec2::new(
-        delta.x.signum() * (reach.x - delta.x.abs()),
-        delta.y.signum() * (reach.y - delta.y.abs()),
-    ))
 }
 
 /// How far two intervals `[a_min, a_max]` and `[b_min, b_max]` overlap (negative: the gap).
@@ -131,31 +133,35 @@ pub(crate) fn divide(v: Vec2, by: f32) -> Vec2 {
     }
 }
 
-/// The contact tolerance of two bodies at `a` and `b`: [`skin_at`] the one farther from the
-/// origin (the same from either side, so detection and response agree on it).
-#[inline]
-pub fn pair_skin(base: f32, a: Vec2, b: Vec2) -> f32 {
-    skin_at(base, a.abs().max(b.abs()))
+internal! {
+    /// The contact tolerance of two bodies at `a` and `b`: [`skin_at`] the one farther from the
+    /// origin (the same from either side, so detection and response agree on it).
+    #[inline]
+    pub fn pair_skin(base: f32, a: Vec2, b: Vec2) -> f32 {
+        skin_at(base, a.abs().max(b.abs()))
+    }
 }
 
-/// The tolerance used at world position `p`: `base` plus one float step (ulp) of `p`'s largest
-/// coordinate, so far from the origin, where one step can exceed `base`, a flush contact still
-/// reads as touching, and no overlap larger than that one step is ever tolerated.
-///
-/// The step is the one above the coordinate, except at `f32::MAX`, where there is none (the
-/// next float is infinity) and the step below is used: the tolerance is finite for every
-/// finite position, so a body at the edge of the float range touches nothing near the origin.
-#[inline]
-pub fn skin_at(base: f32, p: Vec2) -> f32 {
-    let m = p.x.abs().max(p.y.abs());
-    let ulp = if m < f32::MAX {
-        m.next_up() - m
-    } else if m == f32::MAX {
-        m - m.next_down()
-    } else {
-        0.0
-    };
-    base + ulp
+internal! {
+    /// The tolerance used at world position `p`: `base` plus one float step (ulp) of `p`'s largest
+    /// coordinate, so far from the origin, where one step can exceed `base`, a flush contact still
+    /// reads as touching, and no overlap larger than that one step is ever tolerated.
+    ///
+    /// The step is the one above the coordinate, except at `f32::MAX`, where there is none (the
+    /// next float is infinity) and the step below is used: the tolerance is finite for every
+    /// finite position, so a body at the edge of the float range touches nothing near the origin.
+    #[inline]
+    pub fn skin_at(base: f32, p: Vec2) -> f32 {
+        let m = p.x.abs().max(p.y.abs());
+        let ulp = if m < f32::MAX {
+            m.next_up() - m
+        } else if m == f32::MAX {
+            m - m.next_down()
+        } else {
+            0.0
+        };
+        base + ulp
+    }
 }
 
 /// Where a moving point first enters a box, from [`sweep_point_box`].

@@ -80,6 +80,21 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
+/// Declares an item `pub` with the `internals` feature (for the tests and the bench; hidden from
+/// the docs), else `pub(crate)`.
+macro_rules! internal {
+    ($(#[$meta:meta])* pub $($item:tt)*) => {
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        $(#[$meta])*
+        pub $($item)*
+        #[cfg(not(feature = "internals"))]
+        $(#[$meta])*
+        #[allow(dead_code, reason = "used by the tests and the bench")]
+        pub(crate) $($item)*
+    };
+}
+
 pub mod body;
 mod collision_events;
 pub mod config;
@@ -114,6 +129,8 @@ pub use body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
 pub use config::PhysicsConfig;
 pub use contacts::{CollisionData, Contacts};
 pub use flags::{PushFlags, Side};
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub use integrate::apply_gravity;
 pub use layers::{CollisionLayers, LayerMask};
 pub use messages::{CollisionEnded, CollisionStarted, Landed, Squished};

@@ -12,7 +12,7 @@
 //!    resolved: it counts as touching, never as an overlap from the other side, so the outcome
 //!    does not depend on the order of the contacts.
 //! 2. **Touching** (overlap within [`PhysicsConfig::contact_tolerance`] on an axis, or a gap
-//!    that small: the tolerance detection used, [`pair_skin`]): set the push flag toward the
+//!    that small: the tolerance detection used, grown by a float step far from the origin): set the push flag toward the
 //!    other body and remove the velocity toward it. Nothing moves.
 //! 3. **Overlapping**: split the overlap by how far each body actually moved this step
 //!    (`|position - old position|` per axis): the faster one takes the larger share; both
@@ -66,7 +66,7 @@ pub struct Response {
     pub offset: Vec2,
     /// The velocity with the components toward touched bodies removed.
     pub velocity: Vec2,
-    /// Sides touching other bodies, as [`side_bit`]s.
+    /// Sides touching other bodies (four bits: left 1, right 2, top 4, bottom 8).
     pub sides: u8,
     /// The velocity of the body stood on (the one moving up fastest, when several).
     pub ground_velocity: Option<Vec2>,

@@ -19,11 +19,11 @@
 //!    with the fall cap (not on a ladder the body climbs, not for kinematic bodies); a body
 //!    that stood on another falls no faster than its support; kinematic bodies and bodies
 //!    without world collision move by their velocity.
-//! 2. **Tiles** (every valid, non-kinematic body): [`collide_with_tiles`] (push out of solid
+//! 2. **Tiles** (every valid, non-kinematic body): `collide_with_tiles` (`src/tiles/collide.rs`: push out of solid
 //!    tiles or hold, one-way snap, swept move and slide, flags, friction); [`Landed`] when the
 //!    body stands on a tile it did not stand on before; [`Squished`] once per episode.
 //! 3. **Pairs** (every valid body): each pair of bodies whose layers interact and whose boxes
-//!    overlap or touch within the pair's tolerance ([`signed_overlap_within`]), the overlap
+//!    overlap or touch within the pair's tolerance (`signed_overlap_within`, `src/geometry.rs`), the overlap
 //!    taken from the side of the body earlier in the list; each body's contacts in the order of
 //!    its partners in the list, captured as [`CollisionData`]. The list's order decides the
 //!    order of a body's contacts, and so the rounding of its response when it has several; it

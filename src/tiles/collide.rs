@@ -46,7 +46,6 @@ use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::{interval_overlap, skin_at};
 
 pub use super::sweep::{move_and_slide, sweep_displacement};
-pub use crate::friction::FRICTION_STOP_SPEED;
 
 /// A body as tile collision sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]

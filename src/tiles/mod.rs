@@ -1,7 +1,7 @@
 //! The tile map and body-vs-tile collision (articles 001 and 004).
 
 mod cast;
-pub mod collide;
+internal! { pub mod collide; }
 mod map;
 mod sweep;
 mod system;
