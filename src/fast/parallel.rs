@@ -5,7 +5,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Mutex, PoisonError};
 
 use crate::fast::crew::Crew;
-use crate::fast::rows::Rows;
 
 /// How many pieces chunked work is cut into (a constant, so results are the same on every
 /// machine; enough to keep every core of a desktop busy).
@@ -101,36 +100,6 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
         None => {
             while let Some((i, pa, pb)) = cut() {
                 f(i, pa, pb);
-            }
-        }
-    }
-}
-
-/// Cuts `rows` (columns of `len` rows) into `pieces` nearly equal consecutive pieces
-/// ([`chunk_range`]) and runs `f(range of rows, piece)` for each on `threads`.
-pub(crate) fn for_each_row_chunk<R: Rows>(
-    rows: R,
-    len: usize,
-    pieces: usize,
-    threads: Threads,
-    f: impl Fn(core::ops::Range<usize>, R) + Sync,
-) {
-    let (mut rest, mut i) = (Some(rows), 0);
-    let mut cut = move || {
-        if i == pieces {
-            return None;
-        }
-        let range = chunk_range(i, pieces, len);
-        let (head, tail) = rest.take()?.split_rows(range.len());
-        rest = Some(tail);
-        i += 1;
-        Some((range, head))
-    };
-    match threads {
-        Some(crew) => run_pieces(Some(crew), cut, |(range, rows)| f(range, rows)),
-        None => {
-            while let Some((range, rows)) = cut() {
-                f(range, rows);
             }
         }
     }

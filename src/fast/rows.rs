@@ -433,6 +433,36 @@ pub(crate) fn for_each_piece<R: Rows>(
     run_pieces(Some(crew), next, f);
 }
 
+/// Cuts `rows` (columns of `len` rows) into `pieces` nearly equal consecutive pieces
+/// ([`chunk_range`]) and runs `f(range of rows, piece)` for each on `threads`.
+pub(crate) fn for_each_row_chunk<R: Rows>(
+    rows: R,
+    len: usize,
+    pieces: usize,
+    threads: Threads,
+    f: impl Fn(core::ops::Range<usize>, R) + Sync,
+) {
+    let (mut rest, mut i) = (Some(rows), 0);
+    let mut cut = move || {
+        if i == pieces {
+            return None;
+        }
+        let range = chunk_range(i, pieces, len);
+        let (head, tail) = rest.take()?.split_rows(range.len());
+        rest = Some(tail);
+        i += 1;
+        Some((range, head))
+    };
+    match threads {
+        Some(crew) => run_pieces(Some(crew), cut, |(range, rows)| f(range, rows)),
+        None => {
+            while let Some((range, rows)) = cut() {
+                f(range, rows);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

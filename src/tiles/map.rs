@@ -358,7 +358,7 @@ impl TileMap {
     }
 
     /// Whether a non-empty tile lies in the inclusive range `lo..=hi`, which must lie inside
-    /// the map (see [`tile_range`](super::collide::tile_range)). Rows of up to 8 tiles are
+    /// the map (see [`tile_range`](super::reach::tile_range)). Rows of up to 8 tiles are
     /// read 8 bytes at a time.
     #[inline(always)]
     pub(crate) fn any_in(&self, lo: IVec2, hi: IVec2) -> bool {

@@ -3,6 +3,7 @@
 mod cast;
 internal! { pub mod collide; }
 mod map;
+mod reach;
 mod sweep;
 mod system;
 

@@ -5,8 +5,8 @@
 
 use bevy::math::{IVec2, Vec2};
 
-use super::collide::{PassThrough, TileBody, any_tile, for_each_tile, swept_box};
 use super::map::{TileKind, TileMap};
+use super::reach::{PassThrough, TileBody, any_tile, for_each_tile, swept_box};
 use crate::flags::{Side, side_bit};
 use crate::geometry::{Axis, PointSweep, SweepHit, skin_at};
 

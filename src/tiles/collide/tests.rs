@@ -1,6 +1,7 @@
 //! Tests of `collide`.
 
 use super::*;
+use crate::tiles::reach::tile_range;
 use crate::geometry::skin_at;
 use crate::test_rng::unit_floats;
 
