@@ -1,7 +1,10 @@
 //! The scene in avian2d 0.7, configured as its documentation recommends for a pixel-unit tile
-//! game: length unit of one tile, merged static rectangles, rotation locked, no sleeping.
+//! game: length unit of one tile, merged static rectangles, rotation locked, no sleeping; a
+//! collision hook takes the friction out of contacts against walls and the sides of bodies, as
+//! ours has none there.
 
 use avian2d::prelude::*;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use crate::harness::{StepCount, base_app, count_steps};
@@ -17,7 +20,9 @@ pub fn build(scene: &Scene) -> App {
     let mut app = base_app();
     app.add_plugins((
         bevy::asset::AssetPlugin::default(),
-        PhysicsPlugins::default().with_length_unit(TILE),
+        PhysicsPlugins::default()
+            .with_length_unit(TILE)
+            .with_collision_hooks::<SideContactsWithoutFriction>(),
     ))
     .insert_resource(Gravity(Vec2::new(0.0, GRAVITY)))
     .init_resource::<StepCount>()
@@ -52,6 +57,7 @@ pub fn build(scene: &Scene) -> App {
                         LinearVelocity(Vec2::new(b.vx, 0.0)),
                         Restitution::ZERO,
                         Friction::new(0.5),
+                        ActiveCollisionHooks::MODIFY_CONTACTS,
                         SleepingDisabled,
                         Transform::from_translation(b.center.extend(0.0)),
                     )
@@ -70,6 +76,22 @@ pub fn build(scene: &Scene) -> App {
         ));
     }
     app
+}
+
+/// No friction where a contact's normal is more horizontal than vertical (a wall, or a body
+/// beside this one): the scene's "none against walls", as in ours.
+#[derive(SystemParam)]
+struct SideContactsWithoutFriction;
+
+impl CollisionHooks for SideContactsWithoutFriction {
+    fn modify_contacts(&self, contacts: &mut ContactPair, _commands: &mut Commands) -> bool {
+        for manifold in &mut contacts.manifolds {
+            if manifold.normal.x.abs() > manifold.normal.y.abs() {
+                manifold.friction = 0.0;
+            }
+        }
+        true
+    }
 }
 
 /// The crowd's driver (before the step; `count` is the number of steps completed).

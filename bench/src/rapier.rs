@@ -1,7 +1,9 @@
 //! The scene in bevy_rapier2d 0.36, configured as its documentation recommends for a pixel
 //! game: pixels_per_meter of one tile, fixed schedule and timestep, merged static cuboids,
-//! rotation locked, no sleeping.
+//! rotation locked, no sleeping; a physics hook takes the friction out of contacts against walls
+//! and the sides of bodies, as ours has none there.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_rapier2d::prelude::*;
 
@@ -20,7 +22,8 @@ pub fn build(scene: &Scene) -> App {
     let mut app = base_app();
     app.add_plugins((
         bevy::asset::AssetPlugin::default(),
-        RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(TILE).in_fixed_schedule(),
+        RapierPhysicsPlugin::<SideContactsWithoutFriction>::pixels_per_meter(TILE)
+            .in_fixed_schedule(),
     ))
     .insert_resource(TimestepMode::Fixed {
         dt: DT,
@@ -58,6 +61,7 @@ pub fn build(scene: &Scene) -> App {
                         Velocity::linear(Vec2::new(b.vx, 0.0)),
                         Restitution::coefficient(0.0),
                         Friction::coefficient(0.5),
+                        ActiveHooks::MODIFY_SOLVER_CONTACTS,
                         Sleeping::disabled(),
                         Transform::from_translation(b.center.extend(0.0)),
                     )
@@ -82,6 +86,19 @@ fn set_gravity(mut configs: Query<&mut RapierConfiguration>) {
     for mut c in &mut configs {
         if c.gravity.y != GRAVITY {
             c.gravity = Vec2::new(0.0, GRAVITY);
+        }
+    }
+}
+
+/// No friction where a contact's normal is more horizontal than vertical (a wall, or a body
+/// beside this one): the scene's "none against walls", as in ours.
+#[derive(SystemParam)]
+struct SideContactsWithoutFriction;
+
+impl BevyPhysicsHooks for SideContactsWithoutFriction {
+    fn modify_solver_contacts(&self, context: ContactModificationContextView) {
+        if context.raw.normal.x.abs() > context.raw.normal.y.abs() {
+            *context.raw.friction = 0.0;
         }
     }
 }
