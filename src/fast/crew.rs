@@ -93,9 +93,11 @@ struct Shared {
     closed: AtomicBool,
     /// Crew tasks inside the current pass's job.
     working: AtomicUsize,
-    /// Passes a crew task took part in (for tests).
+    /// Passes a crew task took part in (counted in tests only).
+    #[cfg(test)]
     joined: AtomicU64,
-    /// Passes refused because the crew ran another pass (for tests).
+    /// Passes refused because the crew ran another pass (counted in tests only).
+    #[cfg(test)]
     refused: AtomicU64,
     /// Held by the thread whose pass the crew runs.
     turn: Mutex<()>,
@@ -159,6 +161,7 @@ async fn serve(shared: Arc<Shared>, task: usize) {
                 })
             };
             if let Some(job) = job {
+                #[cfg(test)]
                 shared.joined.fetch_add(1, Ordering::Relaxed);
                 // SAFETY: the job was on the board when `working` was raised, so the pass's
                 // `Offer` has not finished dropping: the closure is alive until `working`
@@ -236,7 +239,9 @@ impl Crew {
             on_shift: AtomicBool::new(false),
             closed: AtomicBool::new(false),
             working: AtomicUsize::new(0),
+            #[cfg(test)]
             joined: AtomicU64::new(0),
+            #[cfg(test)]
             refused: AtomicU64::new(0),
             turn: Mutex::new(()),
         });
@@ -277,6 +282,7 @@ impl Crew {
     /// at once (it takes its work from a shared source).
     pub(crate) fn run<F: Fn() + Sync>(&self, job: &F) -> bool {
         let Ok(_turn) = self.shared.turn.try_lock() else {
+            #[cfg(test)]
             self.shared.refused.fetch_add(1, Ordering::Relaxed);
             return false;
         };

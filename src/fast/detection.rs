@@ -237,7 +237,6 @@ pub(crate) fn fill_contacts(
     layout: &ContactLayout,
     (config, crew): (&PhysicsConfig, &CrewSlot),
 ) {
-    let l = layout;
     let (total, parallel) = count_rows(contacts, config.parallel_min_bodies);
     for (entities, lists) in contacts.contiguous_iter_mut().expect(DENSE) {
         let mut lists = unpack(lists);
@@ -249,7 +248,7 @@ pub(crate) fn fill_contacts(
             crew.threads(parallel),
             |(entities, mut lists)| {
                 for (&entity, mut contacts) in entities.iter().zip(lists.iter()) {
-                    let mine = l.of(entity);
+                    let mine = layout.of(entity);
                     if !contacts.0.is_empty() || mine.len() != 0 {
                         contacts.0.clear();
                         contacts.0.extend(mine);
