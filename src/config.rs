@@ -87,26 +87,11 @@ pub struct PhysicsConfig {
     pub parallel_min_bodies: usize,
     /// Write [`CollisionStarted`](crate::CollisionStarted) and
     /// [`CollisionEnded`](crate::CollisionEnded). Default `true`. Finding them compares the
-    /// partners of each body that was not left at rest (see `skip_resting_bodies`) with the
+    /// partners of each body that was not left at rest (see [`RestSkippingPlugin`](crate::RestSkippingPlugin)) with the
     /// last step's (in the benchmark's pile of 16 000, about a fifteenth of the step's work):
     /// turn it off when nothing reads them. [`Contacts`](crate::Contacts) are filled either
     /// way, and turning it back on reports only what changes from then on.
     pub collision_events: bool,
-    /// Leave out of the step the bodies it would not change. Default `true`.
-    ///
-    /// A body whose last step ended exactly where it began, that nobody wrote to since, and
-    /// none of whose partners (at the last step or now) is moving, would end this step where
-    /// it begins again: it is not integrated, collided, searched or responded to, and keeps its
-    /// contacts. The outcome is bit for bit the same as with `false` (this is not sleeping: a
-    /// body is left out only while nothing around it changes, and any write to its `Aabb`,
-    /// `Velocity`, `BodySwitches` or `CollisionLayers` brings it back at the next step). In a
-    /// settled pile most bodies are left out; turn it off to measure what every body costs.
-    /// Bodies left out are not written, so `Changed<Aabb>` and `Changed<Velocity>` match only
-    /// the bodies that moved or were processed. Write bodies before
-    /// [`PhysicsSystems::Integrate`](crate::PhysicsSystems::Integrate) (or after the step), as
-    /// input systems do: a write between the stages reaches a body the step left out only at
-    /// the next step.
-    pub skip_resting_bodies: bool,
 }
 
 impl Default for PhysicsConfig {
@@ -121,7 +106,6 @@ impl Default for PhysicsConfig {
             partition_cell_tiles: 16,
             parallel_min_bodies: 2048,
             collision_events: true,
-            skip_resting_bodies: true,
         }
     }
 }

@@ -26,6 +26,7 @@ use crate::fast::rows::{
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
 use crate::layers::CollisionLayers;
+use crate::rest_skipping::RestSkipping;
 use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
@@ -130,14 +131,15 @@ struct IntegratedBody<'a> {
 pub(crate) fn integrate(
     time: Res<Time<Fixed>>,
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
-    map: Res<TileMap>,
+    (map, skipping): (Res<TileMap>, Res<RestSkipping>),
     mut bodies: IntegrateQuery,
     (mut last_dt, mut fall): (Local<f32>, Local<CheckedFall>),
 ) {
     let dt = time.timestep().as_secs_f32();
     // Every body is awake after a change of what every body's step depends on (and always
-    // when resting bodies are not skipped).
-    let wake_all = !config.skip_resting_bodies
+    // without rest skipping).
+    let wake_all = !skipping.enabled
+        || skipping.is_changed()
         || config.is_changed()
         || map.is_changed()
         || core::mem::replace(&mut *last_dt, dt) != dt;

@@ -62,7 +62,7 @@
 //! A body the step would not change (it ended its last step where it began, nobody wrote to
 //! it since, and nothing around it moves) is left out of every stage and keeps its contacts:
 //! the outcome is bit for bit the same, and a settled pile costs little more than the bodies
-//! moving in it ([`PhysicsConfig::skip_resting_bodies`]).
+//! moving in it ([`RestSkippingPlugin`], part of [`PhysicsPlugin`]).
 //!
 //! # Units and conventions
 //!
@@ -115,7 +115,14 @@ mod plugin;
 pub mod query;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
+// The response's algorithm is in its module doc; the function itself is for the tests and the
+// bench only.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod response;
+#[cfg(not(feature = "internals"))]
+mod response;
+pub mod rest_skipping;
 pub mod schedule;
 pub mod sensors;
 pub mod shapes;
@@ -135,9 +142,13 @@ pub use integrate::apply_gravity;
 pub use layers::{CollisionLayers, LayerMask};
 pub use messages::{CollisionEnded, CollisionStarted, Landed, Squished};
 pub use pairs::PhysicsStats;
-pub use partition::{CellRange, GridArea, GridAreas, Partition, PartitionError};
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use partition::PartitionError;
+pub use partition::{CellRange, GridArea, GridAreas, Partition};
 pub use plugin::PhysicsPlugin;
 pub use query::{CastHit, HitTarget, QueryFilter, SpatialQuery};
+pub use rest_skipping::{RestSkipping, RestSkippingPlugin};
 pub use schedule::PhysicsSystems;
 pub use sensors::{Sensor, SensorContents, SensorEntered, SensorExited, SensorShape};
 pub use tiles::{TileKind, TileMap, TileMapError};
@@ -148,7 +159,8 @@ pub mod prelude {
         Aabb, BodyState, BodySwitches, CastHit, CollisionData, CollisionEnded, CollisionLayers,
         CollisionStarted, Contacts, GridAreas, HitTarget, Kinematic, Landed, LayerMask,
         OldPosition, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats, PhysicsSystems,
-        PushFlags, QueryFilter, Sensor, SensorContents, SensorEntered, SensorExited, SensorShape,
-        Side, SpatialQuery, Squished, TileKind, TileMap, TileMapError, Velocity,
+        PushFlags, QueryFilter, RestSkipping, RestSkippingPlugin, Sensor, SensorContents,
+        SensorEntered, SensorExited, SensorShape, Side, SpatialQuery, Squished, TileKind, TileMap,
+        TileMapError, Velocity,
     };
 }

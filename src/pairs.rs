@@ -50,6 +50,7 @@ use crate::fast::snapshot::{BodyQuery, ContactLayout};
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::partition::Partition;
+use crate::rest_skipping::RestSkipping;
 use crate::schedule::PhysicsSystems;
 
 /// Counters of the last step, for tools and the debug panel.
@@ -59,12 +60,12 @@ pub struct PhysicsStats {
     /// Bodies in the partition.
     pub bodies: usize,
     /// Of those, the bodies the step processed in full; the others were at rest, left out of
-    /// the step (see [`PhysicsConfig::skip_resting_bodies`]). All of them when it is off.
+    /// the step (see [`RestSkippingPlugin`](crate::RestSkippingPlugin)). All of them without it.
     pub awake_bodies: usize,
     /// Cells holding at least one body.
     pub occupied_cells: usize,
     /// Pairs whose boxes were compared (the pairs of two resting bodies are not: see
-    /// [`PhysicsConfig::skip_resting_bodies`]).
+    /// [`RestSkippingPlugin`](crate::RestSkippingPlugin)).
     pub pairs_tested: usize,
     /// Pairs found overlapping or touching.
     pub pairs_found: usize,
@@ -73,7 +74,7 @@ pub struct PhysicsStats {
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
 pub(crate) fn detect_pairs(
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
-    partition: Res<Partition>,
+    (partition, skipping): (Res<Partition>, Res<RestSkipping>),
     (bodies, entities): (BodyQuery, &Entities),
     mut contacts: Query<(Entity, &mut Contacts)>,
     mut stats: ResMut<PhysicsStats>,
@@ -90,7 +91,7 @@ pub(crate) fn detect_pairs(
     // 1 to 3. The snapshot, the pairs cell by cell, each body's contacts laid out.
     let found = find_pairs(
         (&config, &crew),
-        &partition,
+        (&partition, skipping.enabled),
         (&bodies, entities),
         (&mut scratch, &mut layout),
     );

@@ -1,6 +1,7 @@
-//! `PhysicsPlugin`: the chained stages, each a plugin of its own module, over what they share.
+//! `PhysicsPlugin`: the chained stages, each a plugin of its own module, over what they share,
+//! and rest skipping.
 
-use bevy::app::FixedMain;
+use bevy::app::{FixedMain, PluginGroupBuilder};
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::ecs::world::DeferredWorld;
@@ -15,11 +16,13 @@ use crate::integrate::IntegratePlugin;
 use crate::pairs::PairDetectionPlugin;
 use crate::partition::{PartitionPlugin, leave_partition_hook};
 use crate::response::ResponsePlugin;
+use crate::rest_skipping::{RestSkipping, RestSkippingPlugin};
 use crate::schedule::PhysicsSystems;
 use crate::sensors::SensorPlugin;
 use crate::tiles::TileCollisionPlugin;
 
-/// Adds the platformer physics to an app.
+/// Adds the platformer physics to an app: a plugin group of the stages, what they share, and
+/// [`RestSkippingPlugin`].
 ///
 /// It inserts [`PhysicsConfig`] and an empty [`TileMap`](crate::TileMap) unless you inserted
 /// your own, registers the messages ([`Landed`](crate::Landed), [`Squished`](crate::Squished),
@@ -38,6 +41,12 @@ use crate::tiles::TileCollisionPlugin;
 ///
 /// // Or in another schedule; each run still advances Time<Fixed>::timestep().
 /// App::new().add_plugins((MinimalPlugins, PhysicsPlugin::new(FixedPostUpdate)));
+///
+/// // Without rest skipping: every body processed at every step (the same outcome).
+/// App::new().add_plugins((
+///     MinimalPlugins,
+///     PhysicsPlugin::default().build().disable::<RestSkippingPlugin>(),
+/// ));
 /// ```
 pub struct PhysicsPlugin {
     /// The schedule the step runs in (default `FixedUpdate`).
@@ -59,12 +68,31 @@ impl PhysicsPlugin {
     }
 }
 
-impl Plugin for PhysicsPlugin {
+impl PluginGroup for PhysicsPlugin {
+    fn build(self) -> PluginGroupBuilder {
+        let schedule = self.schedule;
+        PluginGroupBuilder::start::<Self>()
+            .add(SharedPlugin(schedule))
+            .add(IntegratePlugin(schedule))
+            .add(TileCollisionPlugin(schedule))
+            .add(PartitionPlugin(schedule))
+            .add(PairDetectionPlugin(schedule))
+            .add(ResponsePlugin(schedule))
+            .add(SensorPlugin(schedule))
+            .add(RestSkippingPlugin)
+    }
+}
+
+/// What every stage shares: the configuration, the body and what the core keeps on it, the
+/// crew, whether resting bodies are skipped (off until [`RestSkippingPlugin`] turns it on),
+/// and the order of the stages.
+struct SharedPlugin(InternedScheduleLabel);
+
+impl Plugin for SharedPlugin {
     fn build(&self, app: &mut App) {
-        if self.schedule == FixedMain.intern() {
+        if self.0 == FixedMain.intern() {
             warn!("PhysicsPlugin in FixedMain runs no systems: use FixedUpdate");
         }
-        // What every stage shares: the configuration, the body, its rest and the crew.
         app.register_required_components::<Aabb, Rest>()
             .register_required_components::<Aabb, Awake>();
         app.world_mut()
@@ -72,10 +100,12 @@ impl Plugin for PhysicsPlugin {
             .on_remove(leave_simulation_hook);
         app.init_resource::<PhysicsConfig>()
             .init_resource::<CrewSlot>()
+            .init_resource::<RestSkipping>()
             .register_type::<PhysicsConfig>()
+            .register_type::<RestSkipping>()
             .register_type::<Aabb>()
             .configure_sets(
-                self.schedule,
+                self.0,
                 (
                     PhysicsSystems::Integrate,
                     PhysicsSystems::TileCollide,
@@ -85,15 +115,7 @@ impl Plugin for PhysicsPlugin {
                     PhysicsSystems::Sense,
                 )
                     .chain(),
-            )
-            .add_plugins((
-                IntegratePlugin(self.schedule),
-                TileCollisionPlugin(self.schedule),
-                PartitionPlugin(self.schedule),
-                PairDetectionPlugin(self.schedule),
-                ResponsePlugin(self.schedule),
-                SensorPlugin(self.schedule),
-            ));
+            );
     }
 }
 

@@ -59,6 +59,7 @@ use crate::tiles::collide::{PassThrough, sweep_displacement};
 use crate::writeback::{KinematicTransforms, follow, write_transforms};
 use bevy::ecs::schedule::InternedScheduleLabel;
 
+internal! {
 /// What [`respond`] decided for one body.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Response {
@@ -71,7 +72,9 @@ pub struct Response {
     /// The velocity of the body stood on (the one moving up fastest, when several).
     pub ground_velocity: Option<Vec2>,
 }
+}
 
+internal! {
 /// Article 003's response of one body to its contacts (see the module's algorithm), in the
 /// order given (a body's [`Contacts`](crate::Contacts) are in the step's order): a slice or an array of [`CollisionData`] (such as a body's
 /// [`Contacts`](crate::Contacts)), or any iterator of them, owned or borrowed.
@@ -114,6 +117,7 @@ pub fn respond<C: Borrow<CollisionData>>(
         (c, pair_skin(touch, c.position, c.other_position))
     });
     respond_skinned(velocity, skinned)
+}
 }
 
 /// [`respond`] to contacts given with their pairs' contact tolerance ([`pair_skin`]): the

@@ -1,4 +1,4 @@
-//! Resting bodies are left out of the step (`PhysicsConfig::skip_resting_bodies`) without
+//! Resting bodies are left out of the step ([`RestSkippingPlugin`]) without
 //! changing what happens: the same pile run with and without the skip is bit for bit the same,
 //! through settling, platforms pushing into it, and a game writing to bodies between steps.
 
@@ -30,10 +30,9 @@ fn pile(skip: bool) -> (App, Vec<Entity>) {
     map.fill(IVec2::new(47, 0), IVec2::new(47, 23), TileKind::Solid);
     map.fill(IVec2::new(6, 8), IVec2::new(17, 8), TileKind::OneWay);
     map.fill(IVec2::new(28, 10), IVec2::new(39, 10), TileKind::Solid);
-    let mut app = app(map);
+    let mut app = app_skipping(map, skip);
     {
         let mut config = app.world_mut().resource_mut::<PhysicsConfig>();
-        config.skip_resting_bodies = skip;
         config.parallel_min_bodies = 64;
         config.partition_cell_tiles = 4;
     }
@@ -313,14 +312,48 @@ fn a_resting_body_whose_switches_or_layers_are_set_wakes() {
     assert_eq!(pos(&app, lower), Vec2::new(104.0, 22.0), "which stays");
 }
 
+/// Rest skipping turned off and on again while the pile runs (`RestSkipping::enabled`)
+/// changes nothing either, and does skip again once back on.
+#[test]
+fn rest_skipping_turned_off_and_on_at_run_time_changes_nothing() {
+    let (mut toggled, bodies) = pile(true);
+    let (mut full, _) = pile(false);
+    let awake = |app: &App| app.world().resource::<PhysicsStats>().awake_bodies;
+    for at in 0..420 {
+        if at == 120 || at == 300 {
+            let mut skipping = toggled.world_mut().resource_mut::<RestSkipping>();
+            skipping.enabled = at == 300;
+        }
+        meddle(&mut toggled, &bodies, at);
+        meddle(&mut full, &bodies, at);
+        step(&mut toggled, 1);
+        step(&mut full, 1);
+        assert_eq!(
+            outcome(&mut toggled),
+            outcome(&mut full),
+            "bodies after step {at}"
+        );
+        if (120..300).contains(&at) {
+            assert_eq!(
+                awake(&toggled),
+                awake(&full),
+                "every body processed, step {at}"
+            );
+        }
+    }
+    assert!(
+        awake(&toggled) * 2 < awake(&full),
+        "back on, most bodies are left out: {} of {}",
+        awake(&toggled),
+        awake(&full)
+    );
+}
+
 #[test]
 fn the_stats_count_the_bodies_the_step_processed_in_full() {
     let stats = |app: &App| *app.world().resource::<PhysicsStats>();
     for skip in [true, false] {
-        let mut app = app(ascii("........\n........\n........\n########"));
-        app.world_mut()
-            .resource_mut::<PhysicsConfig>()
-            .skip_resting_bodies = skip;
+        let mut app = app_skipping(ascii("........\n........\n........\n########"), skip);
         let boxes: Vec<Entity> = (0..3)
             .map(|i| still_box(&mut app, Vec2::new(24.0 + 24.0 * i as f32, 22.0)))
             .collect();
@@ -348,10 +381,10 @@ fn the_stats_count_the_bodies_the_step_processed_in_full() {
 #[test]
 fn a_body_given_back_its_aabb_is_partitioned_again_whether_or_not_resting_bodies_are_skipped() {
     for skip in [true, false] {
-        let mut app = app(ascii("..........\n..........\n..........\n##########"));
-        app.world_mut()
-            .resource_mut::<PhysicsConfig>()
-            .skip_resting_bodies = skip;
+        let mut app = app_skipping(
+            ascii("..........\n..........\n..........\n##########"),
+            skip,
+        );
         let resting = still_box(&mut app, Vec2::new(40.0, 22.0));
         step(&mut app, 30);
         let filed = app.world().get::<GridAreas>(resting).unwrap().clone();

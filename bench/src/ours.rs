@@ -18,7 +18,7 @@ struct Dynamic(u32);
 /// `ours-bevy-pools`.
 #[derive(Clone, Copy, Debug)]
 pub struct Variant {
-    /// `PhysicsConfig::skip_resting_bodies` (off in `ours-no-skip`, or with `PILE_NO_SKIP=1`).
+    /// With `RestSkippingPlugin` (left out in `ours-no-skip`, or with `PILE_NO_SKIP=1`).
     pub skip_resting_bodies: bool,
     /// Every core in the compute pool, or Bevy's default pools (`ours-bevy-pools`).
     pub pools: Pools,
@@ -43,15 +43,18 @@ impl Variant {
 
 pub fn build(scene: &Scene, cell_tiles: u32, variant: Variant) -> App {
     let mut app = base_app_with(variant.pools);
-    app.add_plugins(PhysicsPlugin::default())
+    let mut physics = PhysicsPlugin::default().build();
+    if !variant.skip_resting_bodies {
+        // On by default (it does not change the outcome).
+        physics = physics.disable::<RestSkippingPlugin>();
+    }
+    app.add_plugins(physics)
         .insert_resource(PhysicsConfig {
             gravity: Vec2::new(0.0, crate::scene::GRAVITY),
             partition_cell_tiles: cell_tiles,
             // Nothing reads them, and the peers write none unless asked (rapier's
             // `ActiveEvents`, avian's `CollisionEventsEnabled`). `PILE_EVENTS=1` turns them on.
             collision_events: std::env::var_os("PILE_EVENTS").is_some(),
-            // On by default (it does not change the outcome).
-            skip_resting_bodies: variant.skip_resting_bodies,
             ..default()
         })
         .init_resource::<StepCount>()

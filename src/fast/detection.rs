@@ -77,9 +77,11 @@ impl Found {
 
 /// Steps 1 to 3 of pair detection: the snapshot of every body, the pairs of each searched
 /// cell, and each body's contacts laid out in `layout.now` (the last step's in `layout.last`).
+/// With `skip_resting` ([`RestSkipping`](crate::RestSkipping) on), only the awake bodies'
+/// pairs are searched while the other bodies keep theirs; without it, every body's.
 pub(crate) fn find_pairs(
     (config, crew): (&PhysicsConfig, &CrewSlot),
-    partition: &Partition,
+    (partition, skip_resting): (&Partition, bool),
     (bodies, entities): (&BodyQuery, &Entities),
     (scratch, layout): (&mut DetectScratch, &mut ContactLayout),
 ) -> Found {
@@ -98,7 +100,7 @@ pub(crate) fn find_pairs(
         config.contact_tolerance,
         (crew, config.parallel_min_bodies),
         (&s.searched, dims.x as usize),
-        config.skip_resting_bodies.then_some(&s.listed),
+        skip_resting.then_some(&s.listed),
     );
     s.awake.clear();
     s.listed.drain_into(&mut s.awake);
@@ -108,10 +110,7 @@ pub(crate) fn find_pairs(
     // Whose pairs are all searched: the awake bodies' (in their cells), when the other bodies
     // can keep their contacts with each other from the last step (every body kept its slot,
     // and no body went away since); otherwise every body's, in every cell.
-    let carry = config.skip_resting_bodies
-        && snapshot.kept
-        && !l.last.forgotten
-        && l.last.starts.len() == n + 1;
+    let carry = skip_resting && snapshot.kept && !l.last.forgotten && l.last.starts.len() == n + 1;
     let searcher = if carry {
         AWAKE
     } else {

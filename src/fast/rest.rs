@@ -70,7 +70,7 @@ impl Start {
 }
 
 /// What the physics remembers about a body to leave it out of steps that would not change it
-/// (see [`PhysicsConfig::skip_resting_bodies`](crate::PhysicsConfig::skip_resting_bodies)).
+/// (see [`RestSkippingPlugin`](crate::RestSkippingPlugin)).
 /// Added with [`Aabb`]; written only by the physics, and never marked changed. Read and written
 /// only for the bodies a step processes.
 #[derive(Component, Clone, Copy, Debug, Default)]

@@ -7,6 +7,14 @@
 //! With Bevy's location tracking on (its `track_location` feature, for debugging), each pass
 //! also records itself as the writer of the rows it wrote ([`stamp_writes`]), so `Ref::changed_by`
 //! names the physics stage that last changed a body's `Velocity` or `Aabb`.
+//!
+//! All of it goes through Bevy's public contiguous API, the way its docs describe:
+//! `ContiguousMut::bypass_change_detection_split`, then the tick slices of
+//! `ContiguousComponentTicksMut` (`changed_mut`, `changed_by_mut`) and `Tick::is_newer_than`.
+//! Bevy 0.19 gives no per-row `Mut` over a contiguous column (`Mut::new` needs a row's added
+//! tick, changed tick and location borrowed at once, which those accessors cannot give
+//! together), and `ContiguousMut`'s own marking marks every row, which would make every resting
+//! body `Changed`. Hence [`Tracked`]: the few lines of `Mut` the passes need.
 
 use bevy::ecs::change_detection::{
     ContiguousComponentTicksMut, ContiguousMut, ContiguousRef, MaybeLocation, Tick,

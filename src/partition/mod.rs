@@ -66,6 +66,7 @@ impl GridAreas {
     }
 }
 
+internal! {
 /// What [`Partition::verify`] found wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PartitionError {
@@ -99,6 +100,7 @@ pub enum PartitionError {
         /// Entries in the bodies' `GridAreas`.
         in_bodies: usize,
     },
+}
 }
 
 impl core::fmt::Display for PartitionError {
@@ -209,6 +211,7 @@ impl Partition {
         (to_cell(min), to_cell(max))
     }
 
+    internal! {
     /// Checks that the cells and the bodies' [`GridAreas`] agree: every recorded area points at
     /// the body in its cell, every body is in exactly the cells of its range, and the cells hold
     /// nothing else (no stale entity).
@@ -274,6 +277,7 @@ impl Partition {
             });
         }
         Ok(())
+    }
     }
 
     /// The cells to search for bodies that may touch the box `min..max` *now*: the cells it

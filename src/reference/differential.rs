@@ -17,8 +17,9 @@ const TILE: f32 = 16.0;
 const W: i32 = 24;
 const H: i32 = 14;
 
-/// An app with the fast path (`PhysicsPlugin`) or the reference step.
-fn app(reference: bool, map: &TileMap, config: &PhysicsConfig) -> App {
+/// An app with the fast path (`PhysicsPlugin`, with or without rest skipping) or the
+/// reference step.
+fn app(reference: bool, map: &TileMap, config: &PhysicsConfig, skip: bool) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
         task_pool_options: TaskPoolOptions::with_num_threads(4),
@@ -30,8 +31,14 @@ fn app(reference: bool, map: &TileMap, config: &PhysicsConfig) -> App {
     .insert_resource(config.clone());
     if reference {
         app.add_plugins(ReferencePhysicsPlugin);
-    } else {
+    } else if skip {
         app.add_plugins(PhysicsPlugin::default());
+    } else {
+        app.add_plugins(
+            PhysicsPlugin::default()
+                .build()
+                .disable::<RestSkippingPlugin>(),
+        );
     }
     app.finish();
     app.cleanup();
@@ -264,21 +271,23 @@ fn compare(seed: u32, steps: usize) -> Result<Seen, TestCaseError> {
     let mut seen = Seen::default();
     let mut u = unit_floats(seed | 1);
     let map = random_map(&mut u);
+    let gravity = [
+        Vec2::new(0.0, -980.0),
+        Vec2::new(0.0, -400.0),
+        Vec2::new(150.0, -600.0),
+    ][(u() * 3.0) as usize % 3];
+    let ground_friction = if u() < 0.3 { 0.0 } else { 10.0 };
+    let skip = u() < 0.7;
     let config = PhysicsConfig {
-        gravity: [
-            Vec2::new(0.0, -980.0),
-            Vec2::new(0.0, -400.0),
-            Vec2::new(150.0, -600.0),
-        ][(u() * 3.0) as usize % 3],
-        ground_friction: if u() < 0.3 { 0.0 } else { 10.0 },
-        skip_resting_bodies: u() < 0.7,
+        gravity,
+        ground_friction,
         // The parallel passes, too.
         parallel_min_bodies: [1, 12, 2048][(u() * 3.0) as usize % 3],
         partition_cell_tiles: 1 + (u() * 4.0) as u32,
         ..default()
     };
-    let mut fast = app(false, &map, &config);
-    let mut reference = app(true, &map, &config);
+    let mut fast = app(false, &map, &config, skip);
+    let mut reference = app(true, &map, &config, skip);
     let count = 4 + (u() * 28.0) as usize;
     for _ in 0..count {
         let (kinematic, contacts, draw) = (u() < 0.15, u() < 0.5, u());

@@ -24,8 +24,17 @@ pub const DT: f32 = 1.0 / 60.0;
 /// them); the pair loop and response still fan out on the compute task pool above
 /// `PhysicsConfig::parallel_min_bodies`.
 pub fn app(map: TileMap) -> App {
+    app_skipping(map, true)
+}
+
+/// [`app`], with rest skipping (the default) or with [`RestSkippingPlugin`] left out.
+pub fn app_skipping(map: TileMap, skip: bool) -> App {
+    let mut physics = PhysicsPlugin::default().build();
+    if !skip {
+        physics = physics.disable::<RestSkippingPlugin>();
+    }
     let mut app = App::new();
-    app.add_plugins((minimal_plugins(), PhysicsPlugin::default()))
+    app.add_plugins((minimal_plugins(), physics))
         .insert_resource(Time::<Fixed>::from_duration(Duration::from_secs_f32(DT)))
         .insert_resource(map);
     app.edit_schedule(FixedUpdate, |s| {
