@@ -28,7 +28,8 @@
 //!    its partners in the list, captured as [`CollisionData`]. The list's order decides the
 //!    order of a body's contacts, and so the rounding of its response when it has several; it
 //!    depends on the bodies' tables and rows, never on other entities or resources.
-//! 4. **Response** (every non-kinematic body): article 003's [`respond`] to its own contacts;
+//! 4. **Response** (every non-kinematic body): article 003's response to its own contacts
+//!    (`respond`, whose algorithm is the module doc of `src/response.rs`);
 //!    ground friction on a body stood on; [`Landed`] on a body; the offset applied through the
 //!    tile sweep; object push flags; the velocity of the ground stood on.
 //!
