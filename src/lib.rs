@@ -75,6 +75,7 @@
 //! | --- | --- | --- |
 //! | *(none)* | yes | the headless physics: only `bevy` with `std` and `bevy_log` |
 //! | `debug` | no | `debug::DebugPlugin` (gizmo overlays and the egui panel), with the window, renderer and `bevy_egui` it needs; the examples need it |
+//! | `levels` | no | `levels::LevelPlugin`: levels as assets, from ASCII `.txt` and Tiled `.tmx` files, with hot reload |
 //! | `reference` | no | `reference::ReferencePhysicsPlugin`: the whole step written for reading, one body at a time; the plugin's fast path is tested against it bit for bit |
 
 #![warn(missing_docs)]
@@ -108,6 +109,8 @@ pub mod friction;
 pub mod geometry;
 mod integrate;
 pub mod layers;
+#[cfg(feature = "levels")]
+pub mod levels;
 pub mod messages;
 pub mod pairs;
 pub mod partition;

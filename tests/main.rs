@@ -16,6 +16,7 @@ mod jumps;
 mod ladders;
 mod landing;
 mod layers;
+mod levels;
 mod maps;
 mod objects;
 mod one_way;

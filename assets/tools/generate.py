@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Makes the project's art and the Tiled versions of its ASCII levels.
+
+    python3 assets/tools/generate.py
+
+- sprites/tiles.png: the 16 x 16 tileset (solid, one-way, ladder, decoration), drawn here.
+- levels/tiles.tsx: the Tiled tileset over it, each tile's `kind` property set.
+- levels/<name>.tmx for each levels/<name>.txt: the same tiles and objects, as a Tiled map
+  (objects: spawn points, crates, sensors, platform paths), so both formats load to the same
+  level (a test checks it).
+Only the standard library; run it again after editing a .txt level.
+"""
+import os
+import struct
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TILE = 16
+
+
+def png(path, width, height, pixel):
+    """Writes an RGBA PNG; pixel(x, y) gives (r, g, b, a)."""
+    rows = b"".join(
+        b"\0" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height)
+    )
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+                + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+
+
+def tile_pixel(x, y):
+    """Four tiles side by side: brick, plank, ladder, grass tuft."""
+    kind, u, v = x // TILE, x % TILE, y % TILE
+    if kind == 0:  # brick: mortar lines every 8 rows, offset joints
+        mortar = v % 8 == 7 or (u + (4 if (v // 8) % 2 else 0)) % 16 == 15
+        shade = 12 * ((u * 7 + v * 3) % 3)
+        return (92, 96, 110, 255) if mortar else (140 + shade, 84 + shade // 2, 62, 255)
+    if kind == 1:  # plank: the top four rows
+        if v < 4:
+            edge = v == 0 or v == 3
+            return (150, 110, 60, 255) if edge else (196, 150, 88, 255)
+        return (0, 0, 0, 0)
+    if kind == 2:  # ladder: two rails and a rung every four rows
+        if u in (2, 3, 12, 13) or (v % 4 == 1 and 2 <= u <= 13):
+            return (170, 120, 60, 255)
+        return (0, 0, 0, 0)
+    # decoration: a tuft of grass at the bottom
+    if v >= 11 and (u * 5 + v) % 4 != 0 and 3 <= u <= 12:
+        return (70, 150 + 4 * (v - 11), 70, 255)
+    return (0, 0, 0, 0)
+
+
+KINDS = ["solid", "one_way", "ladder"]  # tile ids 0, 1, 2; 3 is decoration (no kind)
+
+
+def tsx():
+    tiles = "".join(
+        f' <tile id="{i}">\n  <properties>\n   <property name="kind" value="{k}"/>\n'
+        f"  </properties>\n </tile>\n"
+        for i, k in enumerate(KINDS)
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<tileset version="1.10" tiledversion="1.10.2" name="tiles" tilewidth="16" '
+        'tileheight="16" tilecount="4" columns="4">\n'
+        ' <image source="../sprites/tiles.png" width="64" height="16"/>\n'
+        + tiles + "</tileset>\n"
+    )
+
+
+def tmx(text):
+    """The Tiled map of an ASCII level (tile_size 16), with the ASCII loader's objects."""
+    lines = text.rstrip("\n").split("\n")
+    if lines[0].startswith("tile_size:"):
+        assert float(lines[0].split(":")[1]) == TILE, "the generator makes 16-unit maps"
+        lines = lines[1:]
+    width, height = max(len(l) for l in lines), len(lines)
+    top = height * TILE
+    gids, objects = [], []
+    ids = iter(range(1, 100000))
+    for row, line in enumerate(lines):
+        line = line.ljust(width, ".")
+        for col, ch in enumerate(line):
+            gids.append({"#": 1, "-": 2, "H": 3}.get(ch, 0))
+            cx, cy = (col + 0.5) * TILE, top - (row + 0.5) * TILE  # world centre
+            oid = next(ids)
+            if ch == "P":
+                objects.append(f'  <object id="{oid}" name="P" type="spawn" x="{cx:g}" '
+                               f'y="{top - cy:g}">\n   <point/>\n  </object>\n')
+            elif ch == "B":
+                objects.append(f'  <object id="{oid}" name="B" type="crate" x="{cx - 7:g}" '
+                               f'y="{top - cy - 7:g}" width="14" height="14"/>\n')
+            elif ch == "G":
+                r = 1.25 * TILE
+                objects.append(f'  <object id="{oid}" name="G" type="sensor" x="{cx - r:g}" '
+                               f'y="{top - cy - r:g}" width="{2 * r:g}" height="{2 * r:g}">\n'
+                               "   <ellipse/>\n  </object>\n")
+            elif ch in "KV":
+                dx, dy = (4 * TILE, 0) if ch == "K" else (0, -4 * TILE)
+                objects.append(
+                    f'  <object id="{oid}" name="{ch}" type="platform" x="{cx:g}" y="{top - cy:g}">\n'
+                    "   <properties>\n"
+                    '    <property name="width" type="float" value="48"/>\n'
+                    '    <property name="height" type="float" value="8"/>\n'
+                    '    <property name="speed" type="float" value="50"/>\n'
+                    "   </properties>\n"
+                    f'   <polyline points="0,0 {dx:g},{dy:g}"/>\n  </object>\n')
+    # A decoration layer above the tiles: tufts on empty tiles over solid ones.
+    deco = []
+    for row in range(height):
+        for col in range(width):
+            below = gids[(row + 1) * width + col] if row + 1 < height else 0
+            here = gids[row * width + col]
+            deco.append(4 if here == 0 and below == 1 and (col * 7 + row) % 5 == 0 else 0)
+    csv = lambda data: ",\n".join(
+        ",".join(str(g) for g in data[r * width:(r + 1) * width]) for r in range(height))
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" '
+        f'renderorder="right-down" width="{width}" height="{height}" tilewidth="16" '
+        f'tileheight="16" infinite="0" nextlayerid="4" nextobjectid="{next(ids)}">\n'
+        ' <tileset firstgid="1" source="tiles.tsx"/>\n'
+        f' <layer id="1" name="tiles" width="{width}" height="{height}">\n'
+        f'  <data encoding="csv">\n{csv(gids)}\n</data>\n </layer>\n'
+        f' <layer id="2" name="decoration" width="{width}" height="{height}">\n'
+        f'  <data encoding="csv">\n{csv(deco)}\n</data>\n </layer>\n'
+        ' <objectgroup id="3" name="objects">\n' + "".join(objects) + " </objectgroup>\n"
+        "</map>\n"
+    )
+
+
+def main():
+    png(os.path.join(ROOT, "sprites", "tiles.png"), 4 * TILE, TILE, tile_pixel)
+    levels = os.path.join(ROOT, "levels")
+    with open(os.path.join(levels, "tiles.tsx"), "w") as f:
+        f.write(tsx())
+    for name in sorted(os.listdir(levels)):
+        if name.endswith(".txt"):
+            with open(os.path.join(levels, name)) as f:
+                text = f.read()
+            with open(os.path.join(levels, name[:-4] + ".tmx"), "w") as f:
+                f.write(tmx(text))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+//! The current level in the world: its map, its objects, and its moving platforms.
+
+use bevy::prelude::*;
+
+use super::{Level, LevelObject, ObjectKind};
+use crate::body::{Aabb, Kinematic, Velocity};
+use crate::schedule::PhysicsSystems;
+use crate::sensors::Sensor;
+
+/// The level the world is on. Set it (or replace it) to change levels; [`LevelPlugin`]
+/// applies it once it is loaded, and again whenever its file changes.
+///
+/// [`LevelPlugin`]: super::LevelPlugin
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct CurrentLevel(pub Handle<Level>);
+
+/// On every entity a level spawned: they are despawned when the level is replaced or
+/// reloaded.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct FromLevel;
+
+/// Where a character starts (a level's `spawn` object; `P` in an ASCII level). The game
+/// spawns its character at its `Transform`.
+#[derive(Component, Clone, Copy, Debug, Default)]
+#[require(Transform)]
+pub struct SpawnPoint;
+
+/// A crate a level placed: a dynamic body (`B` in an ASCII level).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct LevelCrate;
+
+/// A kinematic body that goes along `path` at `speed`, back and forth (a level's `platform`
+/// object). Its velocity is set before each physics step so that it reaches each point
+/// exactly, then turns to the next.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct PathPlatform {
+    /// The points, in world units.
+    pub path: Vec<Vec2>,
+    /// Units per second.
+    pub speed: f32,
+    /// The index of the point it is going to.
+    pub target: usize,
+    /// Going toward the end of the path (`true`) or back to its start.
+    pub forward: bool,
+}
+
+impl PathPlatform {
+    /// A platform at the first point of `path`, about to go to the next.
+    pub fn new(path: Vec<Vec2>, speed: f32) -> Self {
+        Self {
+            target: usize::from(path.len() > 1),
+            path,
+            speed,
+            forward: true,
+        }
+    }
+
+    /// The velocity that takes a platform at `at` toward its target in a step of `dt`
+    /// seconds, arriving exactly (turning at the ends of the path).
+    fn velocity(&mut self, at: Vec2, dt: f32) -> Vec2 {
+        let moves = dt > 0.0 && self.speed > 0.0;
+        if self.path.len() < 2 || !moves {
+            return Vec2::ZERO;
+        }
+        let step = self.speed * dt;
+        let mut to = self.path[self.target] - at;
+        if to.length() <= step * 1e-3 {
+            // Arrived: on to the next point.
+            let last = self.path.len() - 1;
+            if self.forward && self.target == last || !self.forward && self.target == 0 {
+                self.forward = !self.forward;
+            }
+            self.target = if self.forward {
+                self.target + 1
+            } else {
+                self.target - 1
+            };
+            to = self.path[self.target] - at;
+        }
+        let distance = to.length();
+        if distance <= step {
+            to / dt
+        } else {
+            to / distance * self.speed
+        }
+    }
+}
+
+/// Written when a level was applied (set, loaded or reloaded): its objects are spawned and its
+/// map is the world's. A game moves its character to a [`SpawnPoint`] here.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct LevelApplied(pub AssetId<Level>);
+
+pub(super) fn build(app: &mut App) {
+    app.add_message::<LevelApplied>()
+        .add_systems(PreUpdate, apply_level)
+        .add_systems(
+            FixedUpdate,
+            move_platforms.before(PhysicsSystems::Integrate),
+        );
+}
+
+/// Makes the current level the world's when it is set, loaded or modified.
+fn apply_level(
+    mut commands: Commands,
+    current: Option<Res<CurrentLevel>>,
+    levels: Res<Assets<Level>>,
+    mut events: MessageReader<AssetEvent<Level>>,
+    spawned: Query<Entity, With<FromLevel>>,
+    mut applied: MessageWriter<LevelApplied>,
+    mut shown: Local<Option<AssetId<Level>>>,
+) {
+    let Some(current) = current else {
+        events.clear();
+        return;
+    };
+    let id = current.0.id();
+    // Every message is read (none is left for the next run).
+    let changed = events
+        .read()
+        .filter(|event| {
+            matches!(event, AssetEvent::LoadedWithDependencies { id: e }
+                | AssetEvent::Modified { id: e } if *e == id)
+        })
+        .count()
+        > 0;
+    if !(changed || *shown != Some(id)) {
+        return;
+    }
+    let Some(level) = levels.get(id) else {
+        return; // Not loaded yet (or failed: the world keeps the level it had).
+    };
+    for entity in &spawned {
+        commands.entity(entity).despawn();
+    }
+    commands.insert_resource(level.map.clone());
+    for object in &level.objects {
+        spawn_object(&mut commands, object);
+    }
+    *shown = Some(id);
+    applied.write(LevelApplied(id));
+}
+
+/// Spawns one object of a level.
+fn spawn_object(commands: &mut Commands, object: &LevelObject) {
+    let name = Name::new(object.name.clone());
+    let at = Transform::from_translation(object.center.extend(0.0));
+    match &object.kind {
+        ObjectKind::Spawn => {
+            commands.spawn((FromLevel, SpawnPoint, name, at));
+        }
+        ObjectKind::Crate => {
+            commands.spawn((
+                FromLevel,
+                LevelCrate,
+                name,
+                Aabb::new(object.center, object.half_extents),
+                Velocity::default(),
+            ));
+        }
+        ObjectKind::Sensor(shape) => {
+            commands.spawn((FromLevel, name, Sensor { shape: *shape }, at));
+        }
+        ObjectKind::Platform { path, speed } => {
+            commands.spawn((
+                FromLevel,
+                name,
+                Aabb::new(object.center, object.half_extents),
+                Velocity::default(),
+                Kinematic,
+                PathPlatform::new(path.clone(), *speed),
+            ));
+        }
+    }
+}
+
+/// Sets each [`PathPlatform`]'s velocity for the coming step.
+fn move_platforms(
+    time: Res<Time<Fixed>>,
+    mut platforms: Query<(&Aabb, &mut Velocity, &mut PathPlatform)>,
+) {
+    let dt = time.timestep().as_secs_f32();
+    for (aabb, mut velocity, mut platform) in &mut platforms {
+        let v = platform.velocity(aabb.center, dt);
+        if velocity.0 != v {
+            velocity.0 = v;
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! Levels as assets: both loaders on every level in `assets/`, the bad-file errors, the
+//! objects a level spawns, its moving platforms, and a level replaced under resting bodies.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bevy::asset::{AssetPlugin, LoadState};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_platformer_physics::levels::{
+    CurrentLevel, FromLevel, Level, LevelCrate, LevelError, LevelPlugin, ObjectKind, PathPlatform,
+    SpawnPoint,
+};
+
+use crate::common::*;
+
+/// A headless app with the asset server reading `folder` (relative to the crate).
+fn level_app(folder: &str) -> App {
+    let mut app = app(TileMap::new(1, 1, 16.0));
+    app.add_plugins((
+        AssetPlugin {
+            file_path: folder.into(),
+            ..default()
+        },
+        LevelPlugin,
+    ));
+    // Updates load and apply levels; only `step` runs the physics.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// Loads `path` and updates the app until it is loaded or failed.
+fn load(app: &mut App, path: &str) -> (Handle<Level>, LoadState) {
+    let handle: Handle<Level> = app.world().resource::<AssetServer>().load(path.to_owned());
+    for _ in 0..2000 {
+        app.update();
+        let state = app.world().resource::<AssetServer>().load_state(&handle);
+        if matches!(state, LoadState::Loaded | LoadState::Failed(_)) {
+            return (handle, state);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("{path} neither loaded nor failed");
+}
+
+fn loaded(app: &mut App, path: &str) -> Level {
+    let (handle, state) = load(app, path);
+    assert!(matches!(state, LoadState::Loaded), "{path}: {state:?}");
+    app.world()
+        .resource::<Assets<Level>>()
+        .get(&handle)
+        .unwrap()
+        .clone()
+}
+
+/// The level files in `assets/levels` with the given extension.
+fn level_files(extension: &str) -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/levels");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(extension))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_level_in_assets_loads_the_same_from_its_ascii_and_its_tiled_file() {
+    let mut app = level_app("assets");
+    let texts = level_files(".txt");
+    assert!(texts.len() >= 3, "at least three levels: {texts:?}");
+    assert_eq!(
+        texts.len(),
+        level_files(".tmx").len(),
+        "each level in both formats"
+    );
+    for text in texts {
+        let name = text.trim_end_matches(".txt");
+        let ascii = loaded(&mut app, &format!("levels/{name}.txt"));
+        let tiled = loaded(&mut app, &format!("levels/{name}.tmx"));
+        assert!(
+            ascii.map.width() >= 20 && !ascii.objects.is_empty(),
+            "{name}"
+        );
+        assert_eq!(ascii.map, tiled.map, "{name}: the tiles");
+        assert_eq!(ascii.objects, tiled.objects, "{name}: the objects");
+    }
+}
+
+#[test]
+fn the_articles_level_has_the_tiles_and_objects_drawn_in_it() {
+    let mut app = level_app("assets");
+    let level = loaded(&mut app, "levels/articles.tmx");
+    let map = &level.map;
+    assert_eq!((map.width(), map.height(), map.tile_size()), (24, 11, 16.0));
+    // Line 5 from the top (y = 6): a one-way shelf from x = 8 to 12, a ladder at x = 17.
+    assert_eq!(map.get(8, 6), TileKind::OneWay);
+    assert_eq!(map.get(17, 6), TileKind::Ladder);
+    assert_eq!(map.get(0, 0), TileKind::Solid);
+    let count = |f: fn(&ObjectKind) -> bool| level.objects.iter().filter(|o| f(&o.kind)).count();
+    assert_eq!(count(|k| *k == ObjectKind::Spawn), 1);
+    assert_eq!(count(|k| *k == ObjectKind::Crate), 3);
+    assert_eq!(count(|k| matches!(k, ObjectKind::Sensor(_))), 1);
+    let platform = level
+        .objects
+        .iter()
+        .find(|o| matches!(o.kind, ObjectKind::Platform { .. }))
+        .unwrap();
+    // `K` at column 8, line 10 (y = 1): its tile's centre, going 4 tiles right.
+    assert_eq!(platform.center, Vec2::new(136.0, 24.0));
+    assert_eq!(
+        platform.kind,
+        ObjectKind::Platform {
+            path: vec![Vec2::new(136.0, 24.0), Vec2::new(200.0, 24.0)],
+            speed: 50.0
+        }
+    );
+}
+
+/// The error a bad file gives, as text (Bevy keeps the loader's error behind its own).
+fn failure(app: &mut App, path: &str) -> String {
+    let (_, state) = load(app, path);
+    let LoadState::Failed(error) = state else {
+        panic!("{path} loaded");
+    };
+    error.to_string()
+}
+
+#[test]
+fn bad_level_files_fail_with_an_error_naming_the_file_and_the_fault() {
+    let mut app = level_app("tests/assets");
+    let cases = [
+        (
+            "bad/unknown_kind.tmx",
+            "tile 1 of tileset \"lava\" has kind",
+        ),
+        ("bad/missing_tileset.tmx", "bad/nowhere.tsx"),
+        ("bad/too_large.tmx", "100000 x 100000 tiles is too large"),
+        ("bad/unknown_object.tmx", "object \"boss\": class \"enemy\""),
+        (
+            "bad/unknown_char.txt",
+            "unknown tile character 'Z' at line 2, column 3",
+        ),
+    ];
+    for (path, fault) in cases {
+        let error = failure(&mut app, path);
+        assert!(error.contains(path), "{path}: {error}");
+        assert!(error.contains(fault), "{path}: {error}");
+    }
+}
+
+#[test]
+fn the_level_error_names_the_file() {
+    let error = LevelError::UnknownObject {
+        path: "levels/x.tmx".into(),
+        object: "boss".into(),
+        what: "class \"enemy\"".into(),
+    };
+    assert_eq!(
+        error.to_string(),
+        "level levels/x.tmx: object \"boss\": class \"enemy\""
+    );
+}
+
+/// Sets the current level and updates until it is applied.
+fn apply(app: &mut App, path: &str) -> Handle<Level> {
+    let (handle, _) = load(app, path);
+    app.world_mut()
+        .insert_resource(CurrentLevel(handle.clone()));
+    app.update();
+    app.update();
+    handle
+}
+
+fn count<F: bevy::ecs::query::QueryFilter>(app: &mut App) -> usize {
+    let world = app.world_mut();
+    world.query_filtered::<Entity, F>().iter(world).count()
+}
+
+#[test]
+fn the_current_level_becomes_the_map_and_spawns_its_objects() {
+    let mut app = level_app("assets");
+    let handle = apply(&mut app, "levels/articles.tmx");
+    let level = app
+        .world()
+        .resource::<Assets<Level>>()
+        .get(&handle)
+        .unwrap()
+        .clone();
+    assert_eq!(*app.world().resource::<TileMap>(), level.map);
+    assert_eq!(count::<With<SpawnPoint>>(&mut app), 1);
+    assert_eq!(
+        count::<(With<LevelCrate>, With<Aabb>, With<Velocity>)>(&mut app),
+        3
+    );
+    assert_eq!(count::<With<Sensor>>(&mut app), 1);
+    assert_eq!(count::<(With<PathPlatform>, With<Kinematic>)>(&mut app), 1);
+    assert_eq!(count::<With<FromLevel>>(&mut app), 6);
+    // Another level replaces them.
+    apply(&mut app, "levels/demo.txt");
+    assert_eq!(app.world().resource::<TileMap>().width(), 72);
+    assert_eq!(count::<With<SpawnPoint>>(&mut app), 1);
+    assert_eq!(count::<With<PathPlatform>>(&mut app), 2);
+    // A level that fails to load leaves the world on the one it had.
+    let mut bad = level_app("tests/assets");
+    apply(&mut bad, "levels_that_do_not_exist.txt");
+    assert_eq!(bad.world().resource::<TileMap>().width(), 1);
+    let good = apply(&mut app, "levels/articles.txt");
+    let (failed, _) = load(&mut app, "levels/nowhere.txt");
+    app.world_mut().insert_resource(CurrentLevel(failed));
+    app.update();
+    assert_eq!(app.world().resource::<TileMap>().width(), 24);
+    assert!(app.world().resource::<Assets<Level>>().contains(&good));
+}
+
+#[test]
+fn a_path_platform_reaches_each_end_exactly_and_turns_back() {
+    let mut app = level_app("assets");
+    apply(&mut app, "levels/articles.txt");
+    let world = app.world_mut();
+    let platform = world
+        .query_filtered::<Entity, With<PathPlatform>>()
+        .single(world)
+        .unwrap();
+    let x = |app: &App| app.world().get::<Aabb>(platform).unwrap().center.x;
+    assert_eq!(x(&app), 136.0);
+    // 64 units at 50 units a second: 76.8 steps of 1/60 s.
+    let mut seen = Vec::new();
+    for _ in 0..240 {
+        step(&mut app, 1);
+        seen.push(x(&app));
+    }
+    let max = seen.iter().copied().fold(f32::MIN, f32::max);
+    let min = seen.iter().copied().fold(f32::MAX, f32::min);
+    assert_eq!(max, 200.0, "reaches the far end exactly");
+    assert_eq!(min, 136.0, "and comes back exactly");
+    assert!(
+        seen[76] == 200.0 && seen[77] < 200.0,
+        "turns at once: {:?}",
+        &seen[74..80]
+    );
+}
+
+#[test]
+fn a_level_changed_under_resting_bodies_pushes_them_out_of_its_new_solid_tiles() {
+    let mut app = level_app("assets");
+    let handle = apply(&mut app, "levels/articles.txt");
+    // Clear of the crates and of the platform's path.
+    let bodies: Vec<Entity> = [24.0, 88.0, 240.0, 264.0, 296.0, 360.0]
+        .into_iter()
+        .map(|x| still_box(&mut app, Vec2::new(x, 40.0)))
+        .collect();
+    step(&mut app, 120);
+    assert_eq!(
+        app.world().resource::<PhysicsStats>().awake_bodies,
+        1,
+        "only the platform"
+    );
+    // Raise the floor by one tile under every body, as a file saved from the editor would.
+    {
+        let mut levels = app.world_mut().resource_mut::<Assets<Level>>();
+        let mut level = levels.get_mut(&handle).unwrap();
+        level
+            .map
+            .fill(IVec2::new(1, 1), IVec2::new(22, 1), TileKind::Solid);
+    }
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<TileMap>().get(5, 1), TileKind::Solid);
+    step(&mut app, 10);
+    let map = app.world().resource::<TileMap>().clone();
+    for &body in &bodies {
+        let aabb = *app.world().get::<Aabb>(body).unwrap();
+        assert!(
+            aabb.min().y >= 32.0 - 1e-3,
+            "{body}: {aabb:?} inside the raised floor"
+        );
+        assert!(!map_overlaps_solid(&map, &aabb), "{body}: {aabb:?}");
+    }
+    verify_partition(&mut app).expect("the partition agrees with the bodies");
+}
+
+/// Whether `aabb` overlaps a solid tile of `map` by more than the contact tolerance.
+fn map_overlaps_solid(map: &TileMap, aabb: &Aabb) -> bool {
+    let (lo, hi) = (aabb.min() + 1e-3, aabb.max() - 1e-3);
+    let (a, b) = (map.tile_at(lo), map.tile_at(hi));
+    (a.y..=b.y).any(|y| (a.x..=b.x).any(|x| map.get(x, y) == TileKind::Solid))
+}
