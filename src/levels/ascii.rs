@@ -20,7 +20,7 @@ use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
 use std::path::Path;
 
-use super::{Level, LevelError, LevelObject, ObjectKind};
+use super::{Level, LevelError, LevelObject, ObjectKind, read_file};
 use crate::sensors::SensorShape;
 use crate::tiles::{TileKind, TileMap};
 
@@ -43,14 +43,7 @@ impl AssetLoader for AsciiLevelLoader {
         context: &mut LoadContext<'_>,
     ) -> Result<Level, LevelError> {
         let path = context.path().path().to_path_buf();
-        let mut bytes = Vec::new();
-        reader
-            .read_to_end(&mut bytes)
-            .await
-            .map_err(|e| LevelError::Io {
-                path: path.clone(),
-                error: e.to_string(),
-            })?;
+        let bytes = read_file(reader, &path).await?;
         let text = String::from_utf8(bytes).map_err(|e| LevelError::Io {
             path: path.clone(),
             error: format!("not UTF-8 text: {e}"),

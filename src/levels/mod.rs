@@ -26,7 +26,9 @@ mod error;
 mod spawn;
 pub mod tiled;
 
+use bevy::asset::io::Reader;
 use bevy::prelude::*;
+use std::path::Path;
 
 use crate::sensors::SensorShape;
 use crate::tiles::TileMap;
@@ -93,4 +95,17 @@ impl Plugin for LevelPlugin {
             .register_asset_loader(tiled::TiledLevelLoader);
         spawn::build(app);
     }
+}
+
+/// The whole of a level file (`path` names it in the error).
+async fn read_file(reader: &mut dyn Reader, path: &Path) -> Result<Vec<u8>, LevelError> {
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .await
+        .map_err(|e| LevelError::Io {
+            path: path.to_path_buf(),
+            error: e.to_string(),
+        })?;
+    Ok(bytes)
 }

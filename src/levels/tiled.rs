@@ -29,7 +29,7 @@ use ::tiled::{
     PropertyValue, ResourceReader, TileLayer,
 };
 
-use super::{Level, LevelError, LevelObject, ObjectKind};
+use super::{Level, LevelError, LevelObject, ObjectKind, read_file};
 use crate::sensors::SensorShape;
 use crate::tiles::{TileKind, TileMap, TileMapError};
 
@@ -94,14 +94,7 @@ impl AssetLoader for TiledLevelLoader {
         context: &mut LoadContext<'_>,
     ) -> Result<Level, LevelError> {
         let path = normalize(context.path().path());
-        let mut bytes = Vec::new();
-        reader
-            .read_to_end(&mut bytes)
-            .await
-            .map_err(|e| LevelError::Io {
-                path: path.clone(),
-                error: e.to_string(),
-            })?;
+        let bytes = read_file(reader, &path).await?;
         check_size(&bytes, &path)?;
         let mut files = Files(HashMap::from([(path.clone(), bytes)]));
         // `tiled` reads synchronously and the asset server asynchronously: each file the map
@@ -275,6 +268,12 @@ fn place(
     for object in layer.objects() {
         // Tiled's y goes down from the top of the map.
         let world = |x: f32, y: f32| Vec2::new(x, top - y);
+        // A rectangle's (or an ellipse's) centre in the world and half its size: Tiled places
+        // it by its top-left corner.
+        let boxed = |width: f32, height: f32| {
+            let half = Vec2::new(width, height) / 2.0;
+            (world(object.x + half.x, object.y + half.y), half)
+        };
         let name = if object.name.is_empty() {
             format!("#{}", object.id())
         } else {
@@ -286,35 +285,22 @@ fn place(
                 Some((ObjectKind::Spawn, world(object.x, object.y), Vec2::ZERO))
             }
             ("spawn", ObjectShape::Rect { width, height }) => {
-                let half = Vec2::new(*width, *height) / 2.0;
-                Some((
-                    ObjectKind::Spawn,
-                    world(object.x + half.x, object.y + half.y),
-                    Vec2::ZERO,
-                ))
+                let (center, _) = boxed(*width, *height);
+                Some((ObjectKind::Spawn, center, Vec2::ZERO))
             }
             ("crate", ObjectShape::Rect { width, height }) => {
-                let half = Vec2::new(*width, *height) / 2.0;
-                Some((
-                    ObjectKind::Crate,
-                    world(object.x + half.x, object.y + half.y),
-                    half,
-                ))
+                let (center, half) = boxed(*width, *height);
+                Some((ObjectKind::Crate, center, half))
             }
             ("sensor", ObjectShape::Rect { width, height }) => {
-                let half = Vec2::new(*width, *height) / 2.0;
+                let (center, half) = boxed(*width, *height);
                 let shape = SensorShape::Box { half_extents: half };
-                Some((
-                    ObjectKind::Sensor(shape),
-                    world(object.x + half.x, object.y + half.y),
-                    half,
-                ))
+                Some((ObjectKind::Sensor(shape), center, half))
             }
             ("sensor", ObjectShape::Ellipse { width, height }) => {
-                let radius = width / 2.0;
-                let center = world(object.x + width / 2.0, object.y + height / 2.0);
-                let shape = SensorShape::Circle { radius };
-                Some((ObjectKind::Sensor(shape), center, Vec2::splat(radius)))
+                let (center, half) = boxed(*width, *height);
+                let shape = SensorShape::Circle { radius: half.x };
+                Some((ObjectKind::Sensor(shape), center, Vec2::splat(half.x)))
             }
             ("platform", ObjectShape::Polyline { points }) if !points.is_empty() => {
                 let path: Vec<Vec2> = points
