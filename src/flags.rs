@@ -19,6 +19,24 @@ impl Side {
     /// All four sides, in bit order.
     pub const ALL: [Side; 4] = [Side::Left, Side::Right, Side::Top, Side::Bottom];
 
+    /// The side facing the other way.
+    ///
+    /// ```
+    /// use bevy_platformer_physics::Side;
+    ///
+    /// assert_eq!(Side::Left.opposite(), Side::Right);
+    /// assert_eq!(Side::Bottom.opposite(), Side::Top);
+    /// ```
+    #[inline]
+    pub const fn opposite(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+            Side::Top => Side::Bottom,
+            Side::Bottom => Side::Top,
+        }
+    }
+
     #[inline]
     const fn bit(self) -> u16 {
         1 << self as u16
@@ -123,6 +141,12 @@ impl PushFlags {
     #[inline]
     pub fn blocked_sides(&self) -> u8 {
         ((self.bits & 0xF) | (self.bits >> OBJECT_LAST) & 0xF) as u8
+    }
+
+    /// The sides touching a tile this step (four bits: left 1, right 2, top 4, bottom 8).
+    #[inline]
+    pub(crate) fn tile_sides(&self) -> u8 {
+        (self.bits >> TILE_NOW & 0xF) as u8
     }
 
     /// The sides touched now are those touched at the end of the last step: starting a step

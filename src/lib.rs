@@ -54,7 +54,9 @@
 //!                         CollisionStarted / CollisionEnded
 //!   -> Respond            per body from its own contacts: speed-ratio split, axis choice,
 //!                         accumulated offset; object PushFlags; Transform follows Aabb;
-//!                         the bodies it moved are filed again in the Partition
+//!                         optional relaxation passes push apart what still overlaps
+//!                         (PhysicsConfig::relaxation_passes, off by default); the bodies
+//!                         moved are filed again in the Partition
 //!   -> Sense              each Sensor's bodies; SensorEntered / SensorExited
 //! your gameplay systems   .after(PhysicsSystems::Sense): read PushFlags, BodyState, messages
 //! ```

@@ -276,6 +276,9 @@ pub(crate) fn respond_to_contacts(
     let decay = friction_decay(config.ground_friction, time.timestep().as_secs_f32());
     // Off (or negative) means off, as on tiles: not even the snap to the ground's speed.
     let friction = config.ground_friction > 0.0;
+    // Switching relaxation on changes the configuration, which wakes every body: each is
+    // recorded before its first pass.
+    let relaxing = config.relaxation_passes > 0;
     let (map, layout, found) = (&*map, &*layout, &*landings);
     let apply = |MovingBody {
                      entity,
@@ -351,6 +354,9 @@ pub(crate) fn respond_to_contacts(
                 state.ground_velocity = ground;
             }
         }
+        if relaxing {
+            layout.record_response(entity, aabb.center, flags.tile_sides(), switches);
+        }
         // The response writes the flags last: they are marked changed here if the step changed
         // them (see `integrate`).
         if !flags.settled() {
@@ -378,8 +384,10 @@ pub(crate) fn respond_to_contacts(
 }
 
 /// The stage [`PhysicsSystems::Respond`](crate::PhysicsSystems::Respond):
-/// [`respond_to_contacts`]; then the crew's passes are over ([`dismiss_crew`]), and the bodies
-/// the response moved are filed where they ended ([`update_partition`]).
+/// [`respond_to_contacts`]; the bodies it moved are filed where they ended
+/// ([`update_partition`]), where [`relax::relax_bodies`] finds the pairs they made; then the
+/// crew's passes are over ([`dismiss_crew`]), and the bodies relaxation moved are filed where
+/// they ended.
 pub(crate) struct ResponsePlugin(pub(crate) InternedScheduleLabel);
 
 impl Plugin for ResponsePlugin {
@@ -388,12 +396,19 @@ impl Plugin for ResponsePlugin {
             .register_type::<Side>()
             .add_systems(
                 self.0,
-                (respond_to_contacts, dismiss_crew, update_partition::<false>)
+                (
+                    respond_to_contacts,
+                    update_partition::<false>.run_if(relax::relaxing),
+                    relax::relax_bodies.run_if(relax::relaxing),
+                    dismiss_crew,
+                    update_partition::<false>,
+                )
                     .chain()
                     .in_set(PhysicsSystems::Respond),
             );
     }
 }
 
+pub(crate) mod relax;
 #[cfg(test)]
 mod tests;

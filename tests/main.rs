@@ -25,6 +25,7 @@ mod pairs;
 mod partition;
 mod properties;
 mod queries;
+mod relaxation;
 mod rest;
 mod riding;
 mod seams;

@@ -163,17 +163,3 @@ fn stack_of_ten_boxes_on_the_floor_settles() {
         "the stack stands 10 boxes high: {top}"
     );
 }
-
-fn max_pair_overlap(app: &App, boxes: &[Entity]) -> f32 {
-    let mut worst = 0.0f32;
-    for (i, &a) in boxes.iter().enumerate() {
-        for &b in &boxes[i + 1..] {
-            let (pa, pb) = (aabb(app, a), aabb(app, b));
-            let o = (pa.half_extents + pb.half_extents) - (pa.center - pb.center).abs();
-            if o.x > 0.0 && o.y > 0.0 {
-                worst = worst.max(o.x.min(o.y));
-            }
-        }
-    }
-    worst
-}

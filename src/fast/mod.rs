@@ -15,6 +15,7 @@
 //! | [`screen`] | the SIMD screen that rejects far pairs four at a time |
 //! | [`rest`] | resting bodies left out of every stage |
 //! | [`memo`] | a body given the same input as last step reuses its tile result |
+//! | [`relaxing`] | where each slot's body ended the response, for relaxation's passes over slots |
 //! | [`moving`] | the bodies tile collision and the response move, table by table |
 //! | [`crew`], [`parallel`] | the app's worker tasks and the deterministic fan-out over them |
 //!
@@ -32,6 +33,7 @@ pub(crate) mod layout;
 pub(crate) mod memo;
 pub(crate) mod moving;
 pub(crate) mod parallel;
+pub(crate) mod relaxing;
 pub(crate) mod rest;
 pub(crate) mod rows;
 pub(crate) mod screen;

@@ -149,6 +149,13 @@ impl Awake {
         true
     }
 
+    /// Records that relaxation moved the body after the response: its step did not end where
+    /// it began (so it is awake at the next step, and filed again in the partition now).
+    #[inline]
+    pub(crate) fn moved(&mut self) {
+        self.0 &= !Self::STILL;
+    }
+
     /// Records, after the response, whether the step ended where it began (`rest.start`).
     #[inline]
     pub(crate) fn end(

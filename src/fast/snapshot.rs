@@ -75,6 +75,9 @@ pub(crate) struct ContactLayout {
     pub(crate) snaps: Vec<Snap>,
     /// Each slot's kind this step: [`AWAKE`] and [`ACTIVE`] bits; none when at rest.
     pub(crate) modes: Vec<AtomicU8>,
+    /// Where each slot's body ended the step so far, and how relaxation may move it
+    /// (`crate::fast::relaxing`).
+    pub(crate) ended: Vec<crate::fast::relaxing::Ended>,
     /// Every body kept its slot at the last detection.
     kept_before: bool,
     /// The body tables as the query matches them: each one's table id, place in the query's
@@ -321,6 +324,7 @@ impl ContactLayout {
         self.snaps.resize(n, Snap::EMPTY);
         self.modes.resize_with(n, || AtomicU8::new(0));
         self.modes.iter_mut().for_each(|m| *m.get_mut() = 0);
+        self.ended.resize_with(n, Default::default);
         // Every slot is written below (its body, or the placeholder), or holds its body already
         // (see `kept_before`): only the length is set here, not every entry twice.
         self.now.entities.resize(n, Entity::PLACEHOLDER);

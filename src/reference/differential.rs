@@ -247,6 +247,7 @@ fn churn(world: &mut World, bodies: &mut Vec<Entity>, u: &mut impl FnMut() -> f3
             let mut config = world.resource_mut::<PhysicsConfig>();
             config.gravity.y = -200.0 - u() * 1000.0;
             config.ground_friction = if u() < 0.3 { 0.0 } else { u() * 20.0 };
+            config.relaxation_passes = [0, 2, 8][(u() * 3.0) as usize % 3];
         }
         _ => {
             let new = world.spawn(random_body(u)).id();
@@ -284,6 +285,7 @@ fn compare(seed: u32, steps: usize) -> Result<Seen, TestCaseError> {
         // The parallel passes, too.
         parallel_min_bodies: [1, 12, 2048][(u() * 3.0) as usize % 3],
         partition_cell_tiles: 1 + (u() * 4.0) as u32,
+        relaxation_passes: [0, 1, 8][(u() * 3.0) as usize % 3],
         ..default()
     };
     let mut fast = app(false, &map, &config, skip);

@@ -32,6 +32,8 @@
 //!    (`respond`, whose algorithm is the module doc of `src/response.rs`);
 //!    ground friction on a body stood on; [`Landed`] on a body; the offset applied through the
 //!    tile sweep; object push flags; the velocity of the ground stood on.
+//! 5. **Relaxation** (every non-kinematic body with contacts): what is still overlapping is
+//!    pushed apart, pass after pass over the whole list (`src/response/relax.rs`).
 //!
 //! Messages are written in entity order, per stage, as the fast path writes them.
 //!
@@ -47,10 +49,11 @@ use crate::config::{CheckedFall, PhysicsConfig};
 use crate::contacts::{CollisionData, Contacts};
 use crate::flags::{PushFlags, Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
-use crate::geometry::{signed_overlap_within, skin_at};
+use crate::geometry::{pair_skin, signed_overlap_within, skin_at};
 use crate::integrate::apply_gravity;
 use crate::layers::CollisionLayers;
 use crate::messages::{Landed, Squished};
+use crate::response::relax::{ALL_SIDES, Mobility, Piece, relax_pass};
 use crate::response::respond;
 use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::{
@@ -168,6 +171,7 @@ fn reference_step(
             respond_to_contacts(body, i, &snapshot, &step, &mut landed_on_bodies);
         }
     }
+    relax(&mut bodies, &step);
     let contacts: Vec<Vec<CollisionData>> = (0..bodies.len())
         .map(|i| contacts_of(i, &bodies[i].contacts, &snapshot))
         .collect();
@@ -438,6 +442,69 @@ fn respond_to_contacts(
     body.velocity = r.velocity;
     body.flags.add_object_sides(r.sides);
     body.state.ground_velocity = r.ground_velocity.unwrap_or(Vec2::ZERO);
+}
+
+/// Stage 5: relaxation (`src/response/relax.rs`): pass after pass over the whole list, each
+/// reading the picture the last one left, until one moves nobody or the passes run out.
+fn relax(bodies: &mut [Body], step: &Step) {
+    let touch = step.config.contact_tolerance;
+    let mut now: Vec<Piece> = (bodies.iter())
+        .map(|body| Piece {
+            center: body.aabb.center,
+            half: body.aabb.half_extents,
+            blocked: if body.kinematic {
+                ALL_SIDES
+            } else {
+                body.flags.tile_sides()
+            },
+        })
+        .collect();
+    let mut next = now.clone();
+    // The pairs detection found, and those touching where the response left the bodies.
+    let mut partners: Vec<Vec<usize>> = (bodies.iter())
+        .map(|body| body.contacts.iter().map(|&(j, _)| j).collect())
+        .collect();
+    for i in 0..bodies.len() {
+        for j in i + 1..bodies.len() {
+            let (a, b) = (&bodies[i], &bodies[j]);
+            if !a.aabb.is_valid()
+                || !b.aabb.is_valid()
+                || !a.layers.interacts_with(b.layers)
+                || partners[i].contains(&j)
+            {
+                continue;
+            }
+            let (ca, cb) = (a.aabb.center, b.aabb.center);
+            let skin = pair_skin(step.config.contact_tolerance, ca, cb);
+            if signed_overlap_within(ca, a.aabb.half_extents, cb, b.aabb.half_extents, skin)
+                .is_some()
+            {
+                partners[i].push(j);
+                partners[j].push(i);
+            }
+        }
+    }
+    let partners = |k: usize| partners[k].iter().copied();
+    let mobility = |k: usize| {
+        let body = &bodies[k];
+        if body.kinematic {
+            Mobility::Fixed
+        } else if !body.switches.world_collision {
+            Mobility::Free
+        } else {
+            Mobility::Swept(pass_through(&body.switches))
+        }
+    };
+    for _ in 0..step.config.relaxation_passes {
+        let moved = relax_pass(step.map, &now, &mut next, 0, (partners, mobility), touch);
+        core::mem::swap(&mut now, &mut next);
+        if !moved {
+            break;
+        }
+    }
+    for (body, piece) in bodies.iter_mut().zip(&now) {
+        body.aabb.center = piece.center;
+    }
 }
 
 /// Writes the bodies' new state, and every [`Contacts`]: a body's own, empty on an entity that

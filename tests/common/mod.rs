@@ -220,3 +220,23 @@ pub fn floor_room() -> TileMap {
     map.fill(IVec2::new(0, 0), IVec2::new(39, 0), TileKind::Solid);
     map
 }
+
+/// The deepest overlap of any two of `boxes` (the smaller of its two axes; 0 when none overlap).
+pub fn max_pair_overlap(app: &App, boxes: &[Entity]) -> f32 {
+    let mut worst = 0.0f32;
+    for (i, &a) in boxes.iter().enumerate() {
+        for &b in &boxes[i + 1..] {
+            let (pa, pb) = (aabb(app, a), aabb(app, b));
+            let o = (pa.half_extents + pb.half_extents) - (pa.center - pb.center).abs();
+            if o.x > 0.0 && o.y > 0.0 {
+                worst = worst.max(o.x.min(o.y));
+            }
+        }
+    }
+    worst
+}
+
+/// How many bodies the last step processed in full (the others rested).
+pub fn awake_bodies(app: &App) -> usize {
+    app.world().resource::<PhysicsStats>().awake_bodies
+}

@@ -1,0 +1,118 @@
+//! Relaxation (`src/response/relax.rs`): stacks, pyramids and crowds end a step without
+//! bodies inside each other, and come to rest.
+
+use bevy::prelude::*;
+
+use crate::common::*;
+
+/// The contact tolerance, grown by the float step of coordinates up to 1 024.
+const TOUCH: f32 = 1e-3 + 1.3e-4;
+
+/// The headless app with `passes` relaxation passes (off by default).
+fn relaxed(map: TileMap, passes: u32) -> App {
+    let mut app = app(map);
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .relaxation_passes = passes;
+    app
+}
+
+/// A 40 x 40 room with a floor and both walls.
+fn walled_room() -> TileMap {
+    let mut map = floor_room();
+    map.fill(IVec2::new(0, 0), IVec2::new(0, 39), TileKind::Solid);
+    map.fill(IVec2::new(39, 0), IVec2::new(39, 39), TileKind::Solid);
+    map
+}
+
+/// Runs `n` steps; returns the deepest overlap among `boxes` seen at the end of any of them.
+fn worst_over(app: &mut App, boxes: &[Entity], n: usize) -> f32 {
+    let mut worst = 0.0f32;
+    for _ in 0..n {
+        step(app, 1);
+        worst = worst.max(max_pair_overlap(app, boxes));
+    }
+    worst
+}
+
+#[test]
+fn a_tower_of_ten_crates_settles_without_overlap_and_then_rests() {
+    let mut app = relaxed(walled_room(), 8);
+    let crates: Vec<Entity> = (0..10)
+        .map(|i| still_box(&mut app, Vec2::new(320.0, 30.0 + 14.0 * i as f32)))
+        .collect();
+    step(&mut app, 240);
+    let deepest = worst_over(&mut app, &crates, 60);
+    assert!(deepest <= TOUCH, "a pair overlaps by {deepest}");
+    assert_eq!(awake_bodies(&app), 0, "every crate rests");
+    let top = pos(&app, crates[9]).y;
+    assert!(
+        (top - (22.0 + 12.0 * 9.0)).abs() < 0.1,
+        "ten crates high: {top}"
+    );
+}
+
+#[test]
+fn a_pyramid_of_55_crates_settles_without_overlap_and_then_rests() {
+    let mut app = relaxed(walled_room(), 8);
+    let mut crates = Vec::new();
+    for row in 0..10 {
+        for i in 0..10 - row {
+            let x = 240.0 + 8.0 * row as f32 + 16.0 * i as f32;
+            let y = 26.0 + 18.0 * row as f32;
+            crates.push(spawn(
+                &mut app,
+                Vec2::new(x, y),
+                Vec2::splat(8.0),
+                Vec2::ZERO,
+            ));
+        }
+    }
+    assert_eq!(crates.len(), 55);
+    step(&mut app, 300);
+    let deepest = worst_over(&mut app, &crates, 60);
+    assert!(deepest <= TOUCH, "a pair overlaps by {deepest}");
+    assert_eq!(awake_bodies(&app), 0, "every crate rests");
+    let top = pos(&app, crates[54]).y;
+    assert!(
+        (top - (24.0 + 16.0 * 9.0)).abs() < 0.1,
+        "ten rows high: {top}"
+    );
+}
+
+#[test]
+fn a_crowd_of_200_walking_into_a_wall_does_not_interpenetrate() {
+    // A heap about 20 bodies across: blocking spreads one body per pass.
+    let mut app = relaxed(walled_room(), 32);
+    let mut crowd = Vec::new();
+    for row in 0..8 {
+        for i in 0..25 {
+            let at = Vec2::new(
+                100.0 + 16.0 * i as f32 + row as f32,
+                24.0 + 14.0 * row as f32,
+            );
+            crowd.push(still_box(&mut app, at));
+        }
+    }
+    let mut worst = 0.0f32;
+    for n in 0..600 {
+        // Every body walks right, every step, as a game's controller would make it.
+        for &body in &crowd {
+            let fall = vel(&app, body).y;
+            set_vel(&mut app, body, Vec2::new(120.0, fall));
+        }
+        step(&mut app, 1);
+        if n >= 300 {
+            worst = worst.max(max_pair_overlap(&app, &crowd));
+        }
+    }
+    let right = (crowd.iter())
+        .map(|&e| aabb(&app, e).max().x)
+        .fold(0.0, f32::max);
+    assert!(right <= 624.0 + TOUCH, "a body is in the wall: {right}");
+    let left = (crowd.iter())
+        .map(|&e| aabb(&app, e).min().x)
+        .fold(640.0, f32::min);
+    assert!(left > 300.0, "the crowd walked to the wall: {left}");
+    assert!(worst <= 0.5, "a pair overlapped by {worst}");
+}
