@@ -325,20 +325,23 @@ fn pass_through(switches: &BodySwitches) -> PassThrough {
 fn detect_pairs(bodies: &mut [Body], touch: f32) {
     for i in 0..bodies.len() {
         for j in i + 1..bodies.len() {
-            let (a, b) = (&bodies[i], &bodies[j]);
-            if !a.aabb.is_valid() || !b.aabb.is_valid() || !a.layers.interacts_with(b.layers) {
-                continue;
-            }
-            let (ca, cb) = (a.aabb.center, b.aabb.center);
-            let skin = skin_at(touch, ca).max(skin_at(touch, cb));
-            let found =
-                signed_overlap_within(ca, a.aabb.half_extents, cb, b.aabb.half_extents, skin);
-            if let Some(overlap) = found {
+            if let Some(overlap) = pair_overlap(&bodies[i], &bodies[j], touch) {
                 bodies[i].contacts.push((j, overlap));
                 bodies[j].contacts.push((i, -overlap));
             }
         }
     }
+}
+
+/// The overlap of `a` and `b` from `a`'s side, when both are valid, their layers interact and
+/// they overlap or touch within the pair's tolerance ([`pair_skin`]).
+fn pair_overlap(a: &Body, b: &Body, touch: f32) -> Option<Vec2> {
+    if !a.aabb.is_valid() || !b.aabb.is_valid() || !a.layers.interacts_with(b.layers) {
+        return None;
+    }
+    let (ca, cb) = (a.aabb.center, b.aabb.center);
+    let skin = pair_skin(touch, ca, cb);
+    signed_overlap_within(ca, a.aabb.half_extents, cb, b.aabb.half_extents, skin)
 }
 
 /// A body as pair detection captured it: what its partners' contacts read of it.
@@ -466,19 +469,8 @@ fn relax(bodies: &mut [Body], step: &Step) {
         .collect();
     for i in 0..bodies.len() {
         for j in i + 1..bodies.len() {
-            let (a, b) = (&bodies[i], &bodies[j]);
-            if !a.aabb.is_valid()
-                || !b.aabb.is_valid()
-                || !a.layers.interacts_with(b.layers)
-                || partners[i].contains(&j)
-            {
-                continue;
-            }
-            let (ca, cb) = (a.aabb.center, b.aabb.center);
-            let skin = pair_skin(step.config.contact_tolerance, ca, cb);
-            if signed_overlap_within(ca, a.aabb.half_extents, cb, b.aabb.half_extents, skin)
-                .is_some()
-            {
+            let touch = step.config.contact_tolerance;
+            if !partners[i].contains(&j) && pair_overlap(&bodies[i], &bodies[j], touch).is_some() {
                 partners[i].push(j);
                 partners[j].push(i);
             }

@@ -216,9 +216,8 @@ pub(crate) fn relax_bodies(
     mut bodies: Query<(&mut Aabb, &mut Transform, &mut Awake), Without<crate::body::Kinematic>>,
     mut pictures: Local<Pictures>,
 ) {
-    let passes = config.relaxation_passes;
     let slots = layout.snaps.len();
-    if passes == 0 || slots == 0 {
+    if slots == 0 {
         return;
     }
     let touch = config.contact_tolerance;
@@ -236,7 +235,7 @@ pub(crate) fn relax_bodies(
     let made = &*made;
     let layout_ref = &*layout;
     let map = &*map;
-    for _ in 0..passes {
+    for _ in 0..config.relaxation_passes {
         let end = |i: usize| {
             let e = chunk_range(i, CHUNKS, slots).end;
             (e, i + 1)
