@@ -214,8 +214,12 @@ pub struct BodyState {
     /// The velocity of the body this one stands on (the one rising fastest when several);
     /// zero on tiles or in the air. Ground friction pulls the body's horizontal speed toward it;
     /// a controller that sets the velocity itself every step can add it to carry a character
-    /// along on a moving platform exactly.
+    /// along on a moving platform exactly (see [`carry`](crate::carry)).
     pub ground_velocity: Vec2,
+    /// The body this one stands on (the one [`ground_velocity`](Self::ground_velocity) is
+    /// of); `None` on tiles or in the air. When a kinematic body below changes its velocity,
+    /// the change is passed up to this body ([`carry`](crate::carry)).
+    pub ground: Option<Entity>,
     /// Warnings already given for this body, so each problem is reported once.
     #[reflect(ignore)]
     pub(crate) warned: u8,
@@ -234,6 +238,9 @@ pub(crate) mod warn_bits {
     pub const EMBEDDED: u8 = 8;
     /// Not a warning: a [`Squished`](crate::Squished) message was written for this episode.
     pub const SQUISHED: u8 = 16;
+    /// Not a warning: a [`Squished`](crate::Squished) message was written for this episode of a
+    /// squeeze by kinematic bodies.
+    pub const PRESSED: u8 = 32;
 }
 
 impl BodyState {

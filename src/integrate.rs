@@ -1,4 +1,5 @@
-//! The first stage, `IntegratePlugin` ([`PhysicsSystems::Integrate`]).
+//! The first stage, `IntegratePlugin` ([`PhysicsSystems::Integrate`]): the carry
+//! ([`crate::carry`]), then integration.
 //!
 //! # Algorithm (article 001: gravity and the maximum fall speed)
 //!
@@ -15,6 +16,7 @@ use bevy::prelude::*;
 use crate::body::{
     Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits, warn_once_while,
 };
+use crate::carry::carry_riders;
 use crate::config::{CheckedFall, PhysicsConfig};
 use crate::fast::crew::CrewSlot;
 use crate::fast::crew::call_crew;
@@ -337,7 +339,8 @@ pub(crate) fn integrate(
 }
 
 /// The first stage, [`PhysicsSystems::Integrate`](crate::PhysicsSystems::Integrate): the app's
-/// worker crew is called ([`call_crew`]), then [`integrate`] runs.
+/// worker crew is called ([`call_crew`]), riders are carried ([`carry_riders`]), then
+/// [`integrate`] runs.
 pub(crate) struct IntegratePlugin(pub(crate) InternedScheduleLabel);
 
 impl Plugin for IntegratePlugin {
@@ -348,7 +351,7 @@ impl Plugin for IntegratePlugin {
             .register_type::<OldPosition>()
             .add_systems(
                 self.0,
-                (call_crew, integrate)
+                (call_crew, carry_riders, integrate)
                     .chain()
                     .in_set(PhysicsSystems::Integrate),
             );

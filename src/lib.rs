@@ -44,7 +44,9 @@
 //!
 //! ```text
 //! your input systems      .before(PhysicsSystems::Integrate): set Velocity, jump, climb
-//!   -> Integrate          old position; bad input; gravity + max fall speed; kinematic moves
+//!   -> Integrate          riders get their kinematic support's change of velocity
+//!                         (carry); old position; bad input; gravity + max fall speed;
+//!                         kinematic moves
 //!   -> TileCollide        depenetrate (or hold; Squished); one-way snap; swept
 //!                         move-and-slide; flags; friction
 //!                         (a body given the same input as last time reuses its result)
@@ -99,6 +101,7 @@ macro_rules! internal {
 }
 
 pub mod body;
+pub mod carry;
 mod collision_events;
 pub mod config;
 pub mod contacts;
@@ -145,7 +148,7 @@ pub use flags::{PushFlags, Side};
 #[doc(hidden)]
 pub use integrate::apply_gravity;
 pub use layers::{CollisionLayers, LayerMask};
-pub use messages::{CollisionEnded, CollisionStarted, Landed, Squished};
+pub use messages::{CollisionEnded, CollisionStarted, Landed, Presser, Squished};
 pub use pairs::PhysicsStats;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
@@ -164,7 +167,7 @@ pub mod prelude {
         Aabb, BodyState, BodySwitches, CastHit, CollisionData, CollisionEnded, CollisionLayers,
         CollisionStarted, Contacts, GridAreas, HitTarget, Kinematic, Landed, LayerMask,
         OldPosition, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats, PhysicsSystems,
-        PushFlags, QueryFilter, RestSkipping, RestSkippingPlugin, Sensor, SensorContents,
+        Presser, PushFlags, QueryFilter, RestSkipping, RestSkippingPlugin, Sensor, SensorContents,
         SensorEntered, SensorExited, SensorShape, Side, SpatialQuery, Squished, TileKind, TileMap,
         TileMapError, Velocity,
     };

@@ -4,6 +4,8 @@
 use bevy::prelude::*;
 use bevy::utils::Parallel;
 
+use crate::flags::Side;
+
 /// Written when a body lands: it stands on something at the end of a step after not standing
 /// on anything at the end of the previous one. Written once per landing, not while it rests.
 ///
@@ -33,20 +35,30 @@ pub struct Landed {
     pub velocity: Vec2,
 }
 
-/// Written when a body does not fit where it is among the tiles: it overlaps solid tiles it
-/// cannot be pushed out of (it is taller than the gap between a floor and a ceiling, or
-/// buried deeper than [`PhysicsConfig::max_depenetration`]), or it stands with its feet in a
-/// one-way platform it cannot be lifted onto (a ceiling too low), and it pushes on two
-/// opposite sides. Written once when that starts, in
-/// [`PhysicsSystems::TileCollide`](crate::PhysicsSystems::TileCollide), in entity order; again
-/// only after the body has fitted for a step.
+/// Written when a body is squished: pressed from two opposite sides by what does not give
+/// way, so that it cannot be put where it fits. Two cases:
 ///
-/// While it does not fit, the physics holds the body where it is: it never moves it, or lets
-/// it keep speed, toward a side the tiles press on (so it never sinks through a floor), and it
-/// can still move away from them. Its [`PushFlags`](crate::PushFlags) show the pressing sides.
-/// What happens to it next is the game's choice: kill it, shrink it or move it.
+/// - **Among tiles**, by [`PhysicsSystems::TileCollide`]: it overlaps solid tiles it cannot be
+///   pushed out of (it is taller than the gap between a floor and a ceiling, or buried deeper
+///   than [`PhysicsConfig::max_depenetration`]), or it stands with its feet in a one-way
+///   platform it cannot be lifted onto (a ceiling too low), and it pushes on two opposite
+///   sides. The physics then holds it where it is: it never moves it, or lets it keep speed,
+///   toward a side the tiles press on (so it never sinks through a floor), and it can still
+///   move away from them.
+/// - **By bodies**, by [`PhysicsSystems::Respond`]: a [`Kinematic`](crate::Kinematic) body
+///   pushes it against a tile or against another kinematic body (a platform coming down on it
+///   as it stands on the floor, two moving walls closing on it). The response then leaves it
+///   where the tiles stop it: it is never pushed into a tile, and the kinematic body, which
+///   nothing stops, goes on through it.
+///
+/// Written once when the episode starts, in entity order (the tile cases, then the body cases);
+/// again only after the body has been free of that kind of squeeze for a step. Its
+/// [`PushFlags`](crate::PushFlags) show the sides that touch. What happens to it next is the
+/// game's choice: kill it, shrink it or move it.
 ///
 /// [`PhysicsConfig::max_depenetration`]: crate::PhysicsConfig::max_depenetration
+/// [`PhysicsSystems::TileCollide`]: crate::PhysicsSystems::TileCollide
+/// [`PhysicsSystems::Respond`]: crate::PhysicsSystems::Respond
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -54,6 +66,9 @@ pub struct Landed {
 ///
 /// fn crush(mut squished: MessageReader<Squished>, mut commands: Commands) {
 ///     for s in squished.read() {
+///         if let Some(Presser::Body(platform)) = s.pressed_by(Side::Top) {
+///             info!("{} was crushed by {platform}", s.entity);
+///         }
 ///         commands.entity(s.entity).despawn();
 ///     }
 /// }
@@ -69,6 +84,31 @@ pub struct Squished {
     pub horizontally: bool,
     /// Where it is held.
     pub center: Vec2,
+    /// What presses on each side, in the order of [`Side::ALL`] (left, right, top, bottom);
+    /// `None` where nothing does. See [`pressed_by`](Self::pressed_by).
+    pub pressers: [Option<Presser>; 4],
+}
+
+impl Squished {
+    /// What presses the body on `side`, if anything.
+    #[inline]
+    pub fn pressed_by(&self, side: Side) -> Option<Presser> {
+        self.pressers[side as usize]
+    }
+}
+
+/// What presses a [`Squished`] body on one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Presser {
+    /// Solid tiles (or a one-way platform under its feet).
+    Tile,
+    /// A kinematic body.
+    Body(Entity),
+}
+
+/// Tiles pressing on each of `sides` (four bits: left 1, right 2, top 4, bottom 8).
+pub(crate) fn tile_pressers(sides: u8) -> [Option<Presser>; 4] {
+    Side::ALL.map(|side| (sides & 1 << side as u8 != 0).then_some(Presser::Tile))
 }
 
 /// A message about one body, so that a stage can write its messages in entity order.

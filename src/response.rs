@@ -40,6 +40,7 @@
 use bevy::prelude::*;
 use core::borrow::Borrow;
 
+use crate::body::{warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::contacts::CollisionData;
 use crate::fast::crew::CrewSlot;
@@ -51,7 +52,7 @@ use crate::flags::PushFlags;
 use crate::flags::{Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
-use crate::messages::{Landed, Landings};
+use crate::messages::{InEntityOrder, Landed, Landings, Presser, Squished};
 use crate::partition::update_partition;
 use crate::schedule::PhysicsSystems;
 use crate::tiles::TileMap;
@@ -69,8 +70,13 @@ pub struct Response {
     pub velocity: Vec2,
     /// Sides touching other bodies (four bits: left 1, right 2, top 4, bottom 8).
     pub sides: u8,
-    /// The velocity of the body stood on (the one moving up fastest, when several).
-    pub ground_velocity: Option<Vec2>,
+    /// The body stood on and its velocity (the one moving up fastest, when several; the
+    /// first of those in contact order).
+    pub ground: Option<(Entity, Vec2)>,
+    /// On each side (in [`Side::ALL`] order), the kinematic body that pushes it out from that
+    /// side, by more than the tolerance, and how deep it overlaps (the deepest, when several;
+    /// the lower entity, when as deep).
+    pub pressers: [Option<(Entity, f32)>; 4],
 }
 }
 
@@ -155,8 +161,59 @@ pub(crate) fn respond_skinned(
             r.offset.y += overlap.y * ratio.y;
             r.block_y(overlap.y < 0.0, c);
         }
+        if c.other_kinematic {
+            r.pressed(c.other, c.overlap, horizontal);
+        }
     }
     r
+}
+
+/// The message for a body squished by kinematic bodies at `center`, pressed by `pressers`
+/// (what [`squeezed`] found).
+pub(crate) fn squished_by_bodies(
+    entity: Entity,
+    center: Vec2,
+    pressers: Option<[Option<Presser>; 4]>,
+) -> Squished {
+    let pressers = pressers.unwrap_or_default();
+    let pressed = |side: Side| pressers[side as usize].is_some();
+    Squished {
+        entity,
+        vertically: pressed(Side::Top) && pressed(Side::Bottom),
+        horizontally: pressed(Side::Left) && pressed(Side::Right),
+        center,
+        pressers,
+    }
+}
+
+/// What presses a body its response moved by `moved` when it wanted `wanted` (the tile sweep
+/// stops it at tiles), on each side in [`Side::ALL`] order, if it is pressed from two opposite
+/// sides (it is squished: see [`Squished`](crate::Squished)): a tile on a side toward which the
+/// sweep cut its push short by more than `touch`, else the kinematic body that pushes it from
+/// that side.
+pub(crate) fn squeezed(
+    pressers: &[Option<(Entity, f32)>; 4],
+    wanted: Vec2,
+    moved: Vec2,
+    touch: f32,
+) -> Option<[Option<Presser>; 4]> {
+    let cut = |side: Side| match side {
+        Side::Left => wanted.x < 0.0 && moved.x - wanted.x > touch,
+        Side::Right => wanted.x > 0.0 && wanted.x - moved.x > touch,
+        Side::Bottom => wanted.y < 0.0 && moved.y - wanted.y > touch,
+        Side::Top => wanted.y > 0.0 && wanted.y - moved.y > touch,
+    };
+    let by = Side::ALL.map(|side| {
+        if cut(side) {
+            Some(Presser::Tile)
+        } else {
+            pressers[side as usize].map(|(body, _)| Presser::Body(body))
+        }
+    });
+    let pressed = |side: Side| by[side as usize].is_some();
+    let squeezed = (pressed(Side::Left) && pressed(Side::Right))
+        || (pressed(Side::Top) && pressed(Side::Bottom));
+    squeezed.then_some(by)
 }
 
 /// What is left of `overlap` once the owner has moved by `offset` for the contacts before it
@@ -224,6 +281,26 @@ fn share(c: &CollisionData, overlap: Vec2) -> Vec2 {
 }
 
 impl Response {
+    /// A kinematic body `other` pushes this one out of an `overlap` (the contact's, so that the
+    /// order of the contacts changes nothing) along x (`horizontal`) or y: it presses on the
+    /// side it is on.
+    fn pressed(&mut self, other: Entity, overlap: Vec2, horizontal: bool) {
+        let (side, depth) = match (horizontal, overlap.x < 0.0, overlap.y < 0.0) {
+            (true, true, _) => (Side::Right, -overlap.x),
+            (true, false, _) => (Side::Left, overlap.x),
+            (false, _, true) => (Side::Top, -overlap.y),
+            (false, _, false) => (Side::Bottom, overlap.y),
+        };
+        let slot = &mut self.pressers[side as usize];
+        let deeper = match *slot {
+            Some((body, d)) => depth > d || (depth == d && other < body),
+            None => true,
+        };
+        if deeper {
+            *slot = Some((other, depth));
+        }
+    }
+
     /// A contact on the right (`true`) or left side: flag it, stop moving toward it.
     fn block_x(&mut self, right: bool) {
         if right {
@@ -236,17 +313,22 @@ impl Response {
     }
 
     /// A contact on the top (`true`) or bottom side; a bottom contact is ground.
+    ///
+    /// Moving down, the body keeps at least its support's downward speed: it stops falling
+    /// *relative to* the support, so a rider of a descending platform descends with it instead
+    /// of stopping in mid-air. A rising support's speed is given at the next step's integration
+    /// (a body falls no faster than its support). Against a body above, it only stops rising.
     fn block_y(&mut self, top: bool, c: &CollisionData) {
         if top {
             self.sides |= side_bit(Side::Top);
             self.velocity.y = self.velocity.y.min(0.0);
         } else {
             self.sides |= side_bit(Side::Bottom);
-            self.velocity.y = self.velocity.y.max(0.0);
             let v = c.other_velocity;
-            self.ground_velocity = Some(match self.ground_velocity {
-                Some(g) if g.y >= v.y => g,
-                _ => v,
+            self.velocity.y = self.velocity.y.max(v.y.min(0.0));
+            self.ground = Some(match self.ground {
+                Some(g) if g.1.y >= v.y => g,
+                _ => (c.other, v),
             });
         }
     }
@@ -269,8 +351,8 @@ pub(crate) fn respond_to_contacts(
     layout: Res<ContactLayout>,
     mut bodies: MovingBodies<Transform>,
     mut kinematic: KinematicTransforms,
-    mut landings: Local<Landings>,
-    mut landed: MessageWriter<Landed>,
+    (mut landings, mut squishes): (Local<Landings>, Local<InEntityOrder<Squished>>),
+    (mut landed, mut squished): (MessageWriter<Landed>, MessageWriter<Squished>),
 ) {
     let touch = config.contact_tolerance;
     let decay = friction_decay(config.ground_friction, time.timestep().as_secs_f32());
@@ -279,7 +361,7 @@ pub(crate) fn respond_to_contacts(
     // Switching relaxation on changes the configuration, which wakes every body: each is
     // recorded before its first pass.
     let relaxing = config.relaxation_passes > 0;
-    let (map, layout, found) = (&*map, &*layout, &*landings);
+    let (map, layout, found, squeezes) = (&*map, &*layout, &*landings, &*squishes);
     let apply = |MovingBody {
                      entity,
                      mut aabb,
@@ -305,15 +387,17 @@ pub(crate) fn respond_to_contacts(
         }
         let contacts = layout.of(entity);
         if contacts.len() == 0 {
-            if state.ground_velocity != Vec2::ZERO {
+            if state.ground_velocity != Vec2::ZERO || state.ground.is_some() {
                 state.ground_velocity = Vec2::ZERO;
+                state.ground = None;
             }
+            warn_once_while(&mut state, warn_bits::PRESSED, false, || {});
         } else {
             let landing_velocity = contacts.velocity();
             let mut r = respond_skinned(velocity.0, contacts.with_skins());
             // Ground friction on a body, relative to its velocity (on tiles it was applied by
             // tile collision, once).
-            if let Some(ground) = r.ground_velocity
+            if let Some((_, ground)) = r.ground
                 && switches.friction
                 && friction
                 && !flags.pushes_tile(Side::Bottom)
@@ -331,6 +415,7 @@ pub(crate) fn respond_to_contacts(
                     velocity: landing_velocity,
                 });
             }
+            let start = aabb.center;
             if r.offset != Vec2::ZERO && aabb.is_valid() {
                 let pass = PassThrough {
                     drop_through: switches.drop_through,
@@ -342,6 +427,10 @@ pub(crate) fn respond_to_contacts(
                     aabb.center + r.offset
                 };
             }
+            let pressed = squeezed(&r.pressers, r.offset, aabb.center - start, touch);
+            warn_once_while(&mut state, warn_bits::PRESSED, pressed.is_some(), || {
+                squeezes.push(squished_by_bodies(entity, aabb.center, pressed));
+            });
             if velocity.0 != r.velocity {
                 velocity.0 = r.velocity;
             }
@@ -349,9 +438,10 @@ pub(crate) fn respond_to_contacts(
                 flags.bypass_change_detection().add_object_sides(r.sides);
             }
             // Written only when changed, so a resting body's `BodyState` keeps its change tick.
-            let ground = r.ground_velocity.unwrap_or(Vec2::ZERO);
-            if state.ground_velocity != ground {
+            let (on, ground) = r.ground.map_or((None, Vec2::ZERO), |(e, v)| (Some(e), v));
+            if state.ground_velocity != ground || state.ground != on {
                 state.ground_velocity = ground;
+                state.ground = on;
             }
         }
         if relaxing {
@@ -380,6 +470,7 @@ pub(crate) fn respond_to_contacts(
         apply,
     );
     landings.write(&mut landed);
+    squishes.write(&mut squished);
     write_transforms((&config, &crew), &mut kinematic);
 }
 

@@ -40,6 +40,7 @@ fn a_body_taller_than_the_gap_between_floor_and_ceiling_stays_and_is_squished_on
             vertically: true,
             horizontally: false,
             center: start,
+            pressers: [None, None, Some(Presser::Tile), Some(Presser::Tile)],
         }]
     );
 }

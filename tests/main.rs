@@ -7,6 +7,7 @@ mod allocation;
 mod bad_input;
 mod collision_events;
 mod corners;
+mod crushing;
 mod determinism;
 mod diagnostics;
 mod fit;

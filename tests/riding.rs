@@ -88,20 +88,144 @@ fn a_rider_is_carried_along_by_a_platform_moving_sideways() {
     let platform = slab(&mut app, 300.0, Vec2::ZERO);
     let rider = spawn(&mut app, Vec2::new(300.0, 66.0), HALF, Vec2::ZERO);
     step(&mut app, 10);
+    let offset = pos(&app, rider) - pos(&app, platform);
     app.world_mut().get_mut::<Velocity>(platform).unwrap().0 = v;
-    step(&mut app, 120);
-    assert_eq!(vel(&app, rider).x, v.x, "moves at the platform's speed");
+    // From the very step the platform starts, the rider moves with it: no lag, no slide.
+    for i in 1..=120 {
+        step(&mut app, 1);
+        let now = pos(&app, rider) - pos(&app, platform);
+        assert!(
+            (now - offset).abs().max_element() < 1e-2,
+            "step {i}: {now} vs {offset}"
+        );
+        assert_eq!(vel(&app, rider).x, v.x, "step {i}: at the platform's speed");
+        assert!(flags(&app, rider).on_ground(), "step {i}");
+    }
     assert_eq!(state(&app, rider).ground_velocity, v);
-    // It lagged behind while friction took hold, then kept its place on the platform.
-    let offset = pos(&app, rider).x - pos(&app, platform).x;
-    assert!(
-        (-10.0..0.0).contains(&offset),
-        "offset on the platform {offset}"
+    assert_eq!(state(&app, rider).ground, Some(platform));
+}
+
+/// Runs `platform` at `velocity`, reversed every 30 steps, for 600 steps, and checks after each
+/// step that every one of `riders` keeps its offset from the platform to 0.01 (so its height
+/// over it is constant), stands, and never lands again.
+fn ride_a_reversing_platform(app: &mut App, platform: Entity, riders: &[Entity], velocity: Vec2) {
+    step(app, 20);
+    let offsets: Vec<Vec2> = riders
+        .iter()
+        .map(|&r| pos(app, r) - pos(app, platform))
+        .collect();
+    drain_landed(app);
+    let start = pos(app, platform);
+    let mut v = velocity;
+    for i in 0..600 {
+        if i % 30 == 0 {
+            app.world_mut().get_mut::<Velocity>(platform).unwrap().0 = v;
+            v = -v;
+        }
+        step(app, 1);
+        for (&rider, &offset) in riders.iter().zip(&offsets) {
+            let now = pos(app, rider) - pos(app, platform);
+            assert!(
+                (now - offset).abs().max_element() < 1e-2,
+                "step {i}: rider {rider} at {now} from the platform, was {offset}"
+            );
+            assert!(flags(app, rider).on_ground(), "step {i}: {rider} stands");
+        }
+        assert_eq!(drain_landed(app), vec![], "step {i}: nobody lands again");
+    }
+    // The platform really went back and forth.
+    assert!((pos(app, platform) - start).length() < 1e-2);
+}
+
+#[test]
+fn a_rider_of_a_platform_going_up_and_down_keeps_its_height_over_it() {
+    let mut app = app(floor_room());
+    let platform = slab(&mut app, 300.0, Vec2::ZERO);
+    let rider = spawn(&mut app, Vec2::new(300.0, 66.0), HALF, Vec2::ZERO);
+    // Down first: the rider must not float off when it starts to descend.
+    ride_a_reversing_platform(&mut app, platform, &[rider], Vec2::new(0.0, -45.0));
+}
+
+#[test]
+fn a_rider_of_a_platform_going_left_and_right_keeps_its_place_on_it() {
+    let mut app = app(floor_room());
+    let platform = slab(&mut app, 300.0, Vec2::ZERO);
+    let rider = spawn(&mut app, Vec2::new(290.0, 66.0), HALF, Vec2::ZERO);
+    ride_a_reversing_platform(&mut app, platform, &[rider], Vec2::new(80.0, 0.0));
+}
+
+#[test]
+fn a_stack_of_riders_moves_with_a_platform_reversing_on_both_axes() {
+    let mut app = app(floor_room());
+    let platform = slab(&mut app, 300.0, Vec2::ZERO);
+    // A crate on a crate on the platform, and a third crate beside them.
+    let bottom = spawn(
+        &mut app,
+        Vec2::new(300.0, 68.0),
+        Vec2::splat(8.0),
+        Vec2::ZERO,
     );
-    step(&mut app, 60);
-    let later = pos(&app, rider).x - pos(&app, platform).x;
-    assert!((later - offset).abs() < 1e-2, "{later} vs {offset}");
-    assert!(flags(&app, rider).on_ground());
+    let top = spawn(&mut app, Vec2::new(302.0, 82.0), HALF, Vec2::ZERO);
+    let beside = spawn(&mut app, Vec2::new(250.0, 66.0), HALF, Vec2::ZERO);
+    step(&mut app, 20);
+    assert_eq!(
+        state(&app, top).ground,
+        Some(bottom),
+        "the top crate stands on the bottom one"
+    );
+    ride_a_reversing_platform(
+        &mut app,
+        platform,
+        &[bottom, top, beside],
+        Vec2::new(60.0, -40.0),
+    );
+}
+
+#[test]
+fn a_rider_of_a_descending_platform_rides_it_down_to_the_floor() {
+    let mut app = app(floor_room());
+    let platform = slab(&mut app, 300.0, Vec2::ZERO);
+    let rider = spawn(&mut app, Vec2::new(300.0, 66.0), HALF, Vec2::ZERO);
+    step(&mut app, 20);
+    drain_landed(&mut app);
+    app.world_mut().get_mut::<Velocity>(platform).unwrap().0 = Vec2::new(0.0, -120.0);
+    // 36 units down to the floor at 2 units a step; then the platform stops there.
+    for i in 0..18 {
+        step(&mut app, 1);
+        let gap = (pos(&app, rider).y - HALF.y) - (pos(&app, platform).y + 8.0);
+        assert!(gap.abs() < 1e-2, "step {i}: gap {gap}");
+        assert!(flags(&app, rider).on_ground(), "step {i}");
+    }
+    app.world_mut().get_mut::<Velocity>(platform).unwrap().0 = Vec2::ZERO;
+    step(&mut app, 5);
+    assert!((pos(&app, platform).y - 16.0).abs() < 1e-3);
+    assert!(
+        (pos(&app, rider).y - 30.0).abs() < 1e-2,
+        "{}",
+        pos(&app, rider).y
+    );
+    assert_eq!(vel(&app, rider), Vec2::ZERO, "stopped with it");
+    assert_eq!(drain_landed(&mut app), vec![], "it never left the platform");
+}
+
+#[test]
+fn a_rider_without_friction_is_carried_up_and_down_but_not_across() {
+    let mut app = app(floor_room());
+    let platform = slab(&mut app, 300.0, Vec2::ZERO);
+    let rider = spawn_frictionless(&mut app, Vec2::new(300.0, 66.0), HALF, Vec2::ZERO);
+    step(&mut app, 20);
+    let x = pos(&app, rider).x;
+    app.world_mut().get_mut::<Velocity>(platform).unwrap().0 = Vec2::new(60.0, -30.0);
+    for i in 0..30 {
+        step(&mut app, 1);
+        let gap = (pos(&app, rider).y - HALF.y) - (pos(&app, platform).y + 8.0);
+        assert!(gap.abs() < 1e-2, "step {i}: gap {gap}");
+        assert_eq!(
+            pos(&app, rider).x,
+            x,
+            "step {i}: the platform slides under it"
+        );
+    }
 }
 
 #[test]
@@ -177,4 +301,27 @@ fn a_body_on_a_tile_and_a_body_at_once_gets_friction_once() {
         "{} vs {once}",
         vel(&app, slider).x
     );
+}
+
+#[test]
+fn a_controller_that_sets_its_speed_keeps_the_carry_by_adding_the_ground_velocity() {
+    let mut app = app(floor_room());
+    let platform = slab(&mut app, 300.0, Vec2::ZERO);
+    let player = spawn(&mut app, Vec2::new(300.0, 66.0), HALF, Vec2::ZERO);
+    step(&mut app, 20);
+    let offset = pos(&app, player).x - pos(&app, platform).x;
+    let mut v = Vec2::new(70.0, 20.0);
+    for i in 0..240 {
+        if i % 40 == 0 {
+            app.world_mut().get_mut::<Velocity>(platform).unwrap().0 = v;
+            v = -v;
+        }
+        // The controller of `carry`'s documentation, standing still: its own speed is zero.
+        let ground = state(&app, player).ground_velocity;
+        let y = vel(&app, player).y;
+        set_vel(&mut app, player, Vec2::new(ground.x, y));
+        step(&mut app, 1);
+        let now = pos(&app, player).x - pos(&app, platform).x;
+        assert!((now - offset).abs() < 1e-2, "step {i}: {now} vs {offset}");
+    }
 }

@@ -334,7 +334,7 @@ impl Dense {
                 }
                 b.velocity = r.velocity;
                 b.object_now = r.sides;
-                b.ground = r.ground_velocity.unwrap_or(Vec2::ZERO);
+                b.ground = r.ground.map_or(Vec2::ZERO, |(_, v)| v);
             }
         });
         clock[5] = std::time::Instant::now();

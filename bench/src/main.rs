@@ -225,7 +225,7 @@ fn run_dense(scene: &Scene, cell_tiles: u32) -> Run {
     let rows = &dense.stages[warm_up()..];
     let line = report::stage_medians("dense stages (median ms):", &dense::STAGES, rows);
     eprintln!("{line}");
-    summarize("dense", scene, times, &dense.boxes())
+    summarize("dense", scene, times, (&dense.boxes(), &[]))
 }
 
 /// How many steps are timed: [`MEASURED`], or `PILE_STEPS` (at least 2) when set.
@@ -291,7 +291,12 @@ fn median(times: &mut [f64]) -> f64 {
 }
 
 /// Median, mean and the outcome of one run.
-fn summarize(engine: &str, scene: &Scene, mut times: Times, boxes: &[(Vec2, Vec2)]) -> Run {
+fn summarize(
+    engine: &str,
+    scene: &Scene,
+    mut times: Times,
+    (boxes, squished): (&[(Vec2, Vec2)], &[bool]),
+) -> Run {
     let mean_ms = times.steps.iter().sum::<f64>() / times.steps.len() as f64;
     Run {
         engine: engine.to_string(),
@@ -299,7 +304,7 @@ fn summarize(engine: &str, scene: &Scene, mut times: Times, boxes: &[(Vec2, Vec2
         median_ms: median(&mut times.steps),
         mean_ms,
         update_ms: median(&mut times.updates),
-        outcome: scene::outcome(scene, boxes),
+        outcome: scene::outcome(scene, boxes, squished),
     }
 }
 
@@ -352,6 +357,10 @@ fn run_one(engine: &str, n: usize) -> Run {
     if ours.is_some() && std::env::var_os("PILE_HASH").is_some() {
         eprintln!("state hash: {:#018x}", ours::state_hash(&mut app));
     }
+    let squished = match ours {
+        Some(_) => ours::squished(&mut app),
+        None => Vec::new(),
+    };
     let boxes = match (ours, engine) {
         (Some(_), _) => ours::boxes(&mut app),
         (None, "avian2d") => avian::boxes(&mut app),
@@ -361,7 +370,7 @@ fn run_one(engine: &str, n: usize) -> Run {
     if std::env::var_os("PILE_DEBUG").is_some() {
         scene::print_worst(&boxes);
     }
-    summarize(engine, &scene, times, &boxes)
+    summarize(engine, &scene, times, (&boxes, &squished))
 }
 
 #[cfg(test)]
@@ -415,7 +424,7 @@ mod tests {
             "{:?}",
             times.updates
         );
-        let run = summarize("ours", &Scene::pile(1000), times, &[]);
+        let run = summarize("ours", &Scene::pile(1000), times, (&[], &[]));
         assert_eq!((run.median_ms, run.mean_ms), (1.5, 1.5));
         assert!(run.update_ms >= 4.0);
         // Without a step of its own, the whole update is the step.

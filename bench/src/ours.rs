@@ -63,6 +63,8 @@ pub fn build(scene: &Scene, cell_tiles: u32, variant: Variant) -> App {
             ..default()
         })
         .init_resource::<StepCount>()
+        .init_resource::<SquishedBodies>()
+        .add_systems(FixedUpdate, note_squished.after(PhysicsSystems::Sense))
         .add_systems(
             FixedUpdate,
             (walk, count_steps, swing)
@@ -113,6 +115,32 @@ fn swing(count: Res<StepCount>, mut platforms: Query<&mut Velocity, With<Platfor
             v.x = -v.x;
         }
     }
+}
+
+/// The bodies reported [`Squished`] so far (by a system after the physics; reading an empty
+/// message queue costs the step nothing measurable).
+#[derive(Resource, Default)]
+struct SquishedBodies(bevy::ecs::entity::EntityHashSet);
+
+fn note_squished(mut messages: MessageReader<Squished>, mut noted: ResMut<SquishedBodies>) {
+    for m in messages.read() {
+        noted.0.insert(m.entity);
+    }
+}
+
+/// For each box of [`boxes`] (in the same order), whether its body was reported squished.
+pub fn squished(app: &mut App) -> Vec<bool> {
+    let world = app.world_mut();
+    let noted = world
+        .remove_resource::<SquishedBodies>()
+        .unwrap_or_default();
+    let marks = world
+        .query_filtered::<Entity, (With<Aabb>, With<Dynamic>)>()
+        .iter(world)
+        .map(|e| noted.0.contains(&e))
+        .collect();
+    world.insert_resource(noted);
+    marks
 }
 
 pub fn boxes(app: &mut App) -> Vec<(Vec2, Vec2)> {

@@ -17,7 +17,7 @@ pub fn stage_medians<const N: usize>(label: &str, names: &[&str; N], rows: &[[f6
 
 pub fn json_line(r: &Run) -> String {
     format!(
-        "{{\"engine\":\"{}\",\"n\":{},\"median_ms\":{:.5},\"mean_ms\":{:.5},\"update_ms\":{:.5},\"fell\":{},\"body_overlap\":{:.5},\"tile_overlap\":{:.5}}}",
+        "{{\"engine\":\"{}\",\"n\":{},\"median_ms\":{:.5},\"mean_ms\":{:.5},\"update_ms\":{:.5},\"fell\":{},\"body_overlap\":{:.5},\"tile_overlap\":{:.5},\"body_p99\":{:.5},\"over_one\":{},\"squished\":{}}}",
         r.engine,
         r.n,
         r.median_ms,
@@ -25,7 +25,10 @@ pub fn json_line(r: &Run) -> String {
         r.update_ms,
         r.outcome.fell,
         r.outcome.body_overlap,
-        r.outcome.tile_overlap
+        r.outcome.tile_overlap,
+        r.outcome.body_p99,
+        r.outcome.over_one,
+        r.outcome.squished
     )
 }
 
@@ -48,6 +51,9 @@ pub fn parse_line(line: &str) -> Option<Run> {
             fell: field("fell")?.parse().ok()?,
             body_overlap: field("body_overlap")?.parse().ok()?,
             tile_overlap: field("tile_overlap")?.parse().ok()?,
+            body_p99: field("body_p99")?.parse().ok()?,
+            over_one: field("over_one")?.parse().ok()?,
+            squished: field("squished")?.parse().ok()?,
         },
     })
 }
@@ -66,8 +72,10 @@ pub fn markdown(runs: &[Run]) -> String {
     sizes.sort_unstable();
     sizes.dedup();
     let mut s = String::new();
-    s.push_str("| engine | N | median ms/step | mean ms/step | x floor | median ms/update | fell through floor | max body-body overlap | max body-tile overlap |\n");
-    s.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    s.push_str("| engine | N | median ms/step | mean ms/step | x floor | median ms/update | fell through floor | max body-body overlap | p99 body-body overlap | pairs over 1 unit | squished | max body-tile overlap |\n");
+    s.push_str(
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
     for &n in &sizes {
         let floor = find(runs, "floor", n).map(|r| r.median_ms);
         for engine in ENGINES {
@@ -75,12 +83,19 @@ pub fn markdown(runs: &[Run]) -> String {
                 continue;
             };
             let vs_floor = floor.map_or("-".into(), |f| format!("{:.1}", r.median_ms / f));
+            let o = &r.outcome;
             let outcome = if engine == "floor" {
-                "- | - | -".to_string()
+                "- | - | - | - | - | -".to_string()
             } else {
+                // Only ours reports squished bodies.
+                let squished = if engine.starts_with("ours") {
+                    o.squished.to_string()
+                } else {
+                    "-".into()
+                };
                 format!(
-                    "{} | {:.3} | {:.3}",
-                    r.outcome.fell, r.outcome.body_overlap, r.outcome.tile_overlap
+                    "{} | {:.3} | {:.3} | {} | {squished} | {:.3}",
+                    o.fell, o.body_overlap, o.body_p99, o.over_one, o.tile_overlap
                 )
             };
             s.push_str(&format!(
@@ -130,6 +145,9 @@ mod tests {
                 fell: 2,
                 body_overlap: 1.5,
                 tile_overlap: 0.25,
+                body_p99: 0.75,
+                over_one: 3,
+                squished: 1,
             },
         }
     }
@@ -148,7 +166,11 @@ mod tests {
             ),
             ("rapier", 16000, 17.5, 19.25, 18.0)
         );
-        assert_eq!(back.outcome.fell, 2);
+        let o = back.outcome;
+        assert_eq!(
+            (o.fell, o.body_p99, o.over_one, o.squished),
+            (2, 0.75, 3, 1)
+        );
         assert!(parse_line("median 1.0 ms").is_none());
     }
 
@@ -162,10 +184,21 @@ mod tests {
         ];
         let table = markdown(&runs);
         assert!(
-            table.contains("| ours | 16000 | 0.750 | 0.825 | 7.5 | 0.950 | 2 | 1.500 | 0.250 |"),
+            table.contains(
+                "| ours | 16000 | 0.750 | 0.825 | 7.5 | 0.950 | 2 | 1.500 | 0.750 | 3 | 1 | 0.250 |"
+            ),
             "{table}"
         );
-        assert!(table.contains("| floor | 16000 | 0.100 | 0.110 | 1.0 | 0.200 | - | - | - |"));
+        // Peers report no squished bodies.
+        assert!(
+            table.contains("| 2 | 1.500 | 0.750 | 3 | - | 0.250 |"),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "| floor | 16000 | 0.100 | 0.110 | 1.0 | 0.200 | - | - | - | - | - | - |"
+            )
+        );
         // Against the faster peer, rapier: 18 / 0.75 on the step, 19 / 0.95 on the update.
         assert!(
             table.contains("| 16000 | 24.0x faster | 20.0x faster | 0.0469 |"),

@@ -214,16 +214,26 @@ impl Scene {
     }
 }
 
-/// What the run left behind: bodies through the floor and the deepest overlaps.
+/// What the run left behind: bodies through the floor, the deepest overlaps, and how the
+/// body-body overlaps spread. Pairs with a squished body (one the engine reported squished
+/// during the run; only ours reports it) are left out of the body-body figures.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Outcome {
     pub fell: usize,
     pub body_overlap: f32,
     pub tile_overlap: f32,
+    /// The 99th percentile of the depths of the overlapping body-body pairs (0 when none).
+    pub body_p99: f32,
+    /// Body-body pairs overlapping by more than 1 unit.
+    pub over_one: usize,
+    /// Bodies reported squished during the run.
+    pub squished: usize,
 }
 
-/// Measures `boxes` (centre, half extents of every dynamic body) against the scene.
-pub fn outcome(scene: &Scene, boxes: &[(Vec2, Vec2)]) -> Outcome {
+/// Measures `boxes` (centre, half extents of every dynamic body) against the scene;
+/// `squished` marks the boxes the engine reported squished (empty: none).
+pub fn outcome(scene: &Scene, boxes: &[(Vec2, Vec2)], squished: &[bool]) -> Outcome {
+    let is_squished = |i: usize| squished.get(i).copied().unwrap_or(false);
     let fell = boxes.iter().filter(|(c, _)| c.y < TILE).count();
     // Body vs solid tile (one-way tiles are not obstacles from every side).
     let mut tile_overlap = 0.0f32;
@@ -256,29 +266,40 @@ pub fn outcome(scene: &Scene, boxes: &[(Vec2, Vec2)]) -> Outcome {
             .take_while(move |&&(k, _)| k == key)
             .map(|&(_, i)| i)
     };
-    let mut body_overlap = 0.0f32;
+    let mut depths = Vec::new();
     for (i, &(c, h)) in boxes.iter().enumerate() {
+        if is_squished(i) {
+            continue;
+        }
         let k = (c / cell).floor().as_ivec2();
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let kk = k + IVec2::new(dx, dy);
                 for j in find(((kk.y as i64) << 32) | (kk.x as i64 & 0xFFFF_FFFF)) {
-                    if j <= i {
+                    if j <= i || is_squished(j) {
                         continue;
                     }
                     let (c2, h2) = boxes[j];
                     let o = (h + h2) - (c - c2).abs();
                     if o.x > 0.0 && o.y > 0.0 {
-                        body_overlap = body_overlap.max(o.x.min(o.y));
+                        depths.push(o.x.min(o.y));
                     }
                 }
             }
         }
     }
+    depths.sort_by(f32::total_cmp);
+    let body_p99 = match depths.len() {
+        0 => 0.0,
+        n => depths[(n * 99).div_ceil(100) - 1],
+    };
     Outcome {
         fell,
-        body_overlap,
+        body_overlap: depths.last().copied().unwrap_or(0.0),
         tile_overlap,
+        body_p99,
+        over_one: depths.iter().filter(|&&d| d > 1.0).count(),
+        squished: squished.iter().filter(|&&s| s).count(),
     }
 }
 

@@ -96,12 +96,41 @@ fn the_outcome_measures_falls_and_deepest_overlaps() {
         // Below y = 16: fell through.
         (Vec2::new(300.0, 10.0), h),
     ];
-    let o = outcome(&s, &boxes);
+    let o = outcome(&s, &boxes, &[]);
     assert_eq!(o.fell, 1);
     assert_eq!(o.body_overlap, 2.0);
+    assert_eq!((o.body_p99, o.over_one, o.squished), (2.0, 1, 0));
     // The second body is 3 units into the floor; the fallen one (x 292..308, y 2..18) overlaps
     // floor tile 18 (x 288..304) by 12 on x and 14 on y.
     assert_eq!(o.tile_overlap, 12.0);
+    // The same, with the right body of the overlapping pair reported squished.
+    let squished = [false, false, false, true, false];
+    let o = outcome(&s, &boxes, &squished);
+    assert_eq!(
+        (o.body_overlap, o.body_p99, o.over_one, o.squished),
+        (0.0, 0.0, 0, 1)
+    );
+}
+
+#[test]
+fn the_outcome_gives_the_99th_percentile_and_the_pairs_over_one_unit() {
+    let s = Scene::pile(1000);
+    let h = Vec2::splat(4.0);
+    // 100 pairs side by side, far apart: pair k overlaps by 0.01 * (k + 1) on x.
+    let boxes: Vec<(Vec2, Vec2)> = (0..100)
+        .flat_map(|k| {
+            let at = Vec2::new(
+                100.0 + 40.0 * (k % 20) as f32,
+                200.0 + 40.0 * (k / 20) as f32,
+            );
+            let depth = 0.01 * (k + 1) as f32;
+            [(at, h), (at + Vec2::new(8.0 - depth, 0.0), h)]
+        })
+        .collect();
+    let o = outcome(&s, &boxes, &[]);
+    assert!((o.body_overlap - 1.0).abs() < 1e-4, "{}", o.body_overlap);
+    assert!((o.body_p99 - 0.99).abs() < 1e-4, "{}", o.body_p99);
+    assert_eq!(o.over_one, 0, "1.0 is not over one unit");
 }
 
 #[test]

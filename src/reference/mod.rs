@@ -14,6 +14,9 @@
 //! tables, rows in table order (the order in which the fast path gives bodies their slots),
 //! the stages run over that list, and what changed is written back.
 //!
+//! 0. **Carry** (every non-kinematic body): the change of velocity of the kinematic body at
+//!    the end of its chain of supports, worked out for every body before any is applied
+//!    (`src/carry.rs`).
 //! 1. **Integrate** (every body): the flags start a new step, the old position is remembered;
 //!    an invalid box is left alone from here on; a non-finite velocity becomes zero; gravity
 //!    with the fall cap (not on a ladder the body climbs, not for kinematic bodies); a body
@@ -45,6 +48,7 @@ use bevy::prelude::*;
 use crate::body::{
     Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits, warn_once_while,
 };
+use crate::carry::{Link, carried_change, carry};
 use crate::config::{CheckedFall, PhysicsConfig};
 use crate::contacts::{CollisionData, Contacts};
 use crate::flags::{PushFlags, Side, side_bit};
@@ -52,9 +56,9 @@ use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::{pair_skin, signed_overlap_within, skin_at};
 use crate::integrate::apply_gravity;
 use crate::layers::CollisionLayers;
-use crate::messages::{Landed, Squished};
+use crate::messages::{Landed, Squished, tile_pressers};
 use crate::response::relax::{ALL_SIDES, Mobility, Piece, relax_pass};
-use crate::response::respond;
+use crate::response::{respond, squeezed, squished_by_bodies};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::{
     PassThrough, TileBody, TileParams, collide_with_tiles, overlaps_kind, sweep_displacement,
@@ -155,6 +159,7 @@ fn reference_step(
         gravity,
         max_fall_speed,
     };
+    carry_riders(&mut bodies, &step);
     for body in &mut bodies {
         integrate(body, &step);
     }
@@ -165,10 +170,11 @@ fn reference_step(
     }
     detect_pairs(&mut bodies, config.contact_tolerance);
     let snapshot: Vec<Detected> = bodies.iter().map(Detected::of).collect();
-    let mut landed_on_bodies = Vec::new();
+    let (mut landed_on_bodies, mut squished_by_bodies) = (Vec::new(), Vec::new());
     for (i, body) in bodies.iter_mut().enumerate() {
         if !body.kinematic {
-            respond_to_contacts(body, i, &snapshot, &step, &mut landed_on_bodies);
+            let messages = (&mut landed_on_bodies, &mut squished_by_bodies);
+            respond_to_contacts(body, i, &snapshot, &step, messages);
         }
     }
     relax(&mut bodies, &step);
@@ -179,6 +185,7 @@ fn reference_step(
     write_in_entity_order(world, landed);
     write_in_entity_order(world, squished);
     write_in_entity_order(world, landed_on_bodies);
+    write_in_entity_order(world, squished_by_bodies);
 }
 
 type BodyRead = (
@@ -218,6 +225,27 @@ fn read_bodies(world: &mut World, query: &mut QueryState<BodyRead>) -> Vec<Body>
     };
     bodies.sort_by_key(place);
     bodies
+}
+
+/// Stage 0: every body's carried change, from the end of the last step, then applied.
+fn carry_riders(bodies: &mut [Body], step: &Step) {
+    let index: bevy::ecs::entity::EntityHashMap<usize> = bodies
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.entity, i))
+        .collect();
+    let friction = step.config.ground_friction > 0.0;
+    let link = |b: &Body| {
+        let grips = friction && b.switches.friction;
+        Link::of((b.kinematic, grips), b.velocity, &b.flags, &b.state)
+    };
+    let changes: Vec<Vec2> = bodies
+        .iter()
+        .map(|b| carried_change(link(b), |e| index.get(&e).map(|&i| link(&bodies[i]))))
+        .collect();
+    for (body, change) in bodies.iter_mut().zip(changes) {
+        carry(change, &mut body.velocity, &mut body.state);
+    }
 }
 
 /// Stage 1.
@@ -308,6 +336,7 @@ fn collide_tiles(
             vertically: has(Side::Bottom) && has(Side::Top),
             horizontally: has(Side::Left) && has(Side::Right),
             center: moved.center,
+            pressers: tile_pressers(outcome.sides),
         });
     });
     let outside = left_the_map(step.map.bounds(), moved.center, moved.half);
@@ -402,17 +431,19 @@ fn respond_to_contacts(
     index: usize,
     snapshot: &[Detected],
     step: &Step,
-    landed: &mut Vec<Landed>,
+    (landed, squished): (&mut Vec<Landed>, &mut Vec<Squished>),
 ) {
     if body.contacts.is_empty() {
         body.state.ground_velocity = Vec2::ZERO;
+        body.state.ground = None;
+        warn_once_while(&mut &mut body.state, warn_bits::PRESSED, false, || {});
         return;
     }
     let contacts = contacts_of(index, &body.contacts, snapshot);
     let config = step.config;
     let mut r = respond(body.velocity, &contacts, config.contact_tolerance);
     let on_tile = body.flags.pushes_tile(Side::Bottom);
-    if let Some(ground) = r.ground_velocity
+    if let Some((_, ground)) = r.ground
         && body.switches.friction
         && config.ground_friction > 0.0
         && !on_tile
@@ -426,6 +457,7 @@ fn respond_to_contacts(
             velocity: snapshot[index].velocity,
         });
     }
+    let start = body.aabb.center;
     if r.offset != Vec2::ZERO && body.aabb.is_valid() {
         let (center, half) = (body.aabb.center, body.aabb.half_extents);
         body.aabb.center = if body.switches.world_collision {
@@ -442,9 +474,21 @@ fn respond_to_contacts(
             center + r.offset
         };
     }
+    let touch = config.contact_tolerance;
+    let pressed = squeezed(&r.pressers, r.offset, body.aabb.center - start, touch);
+    let center = body.aabb.center;
+    warn_once_while(
+        &mut &mut body.state,
+        warn_bits::PRESSED,
+        pressed.is_some(),
+        || {
+            squished.push(squished_by_bodies(body.entity, center, pressed));
+        },
+    );
     body.velocity = r.velocity;
     body.flags.add_object_sides(r.sides);
-    body.state.ground_velocity = r.ground_velocity.unwrap_or(Vec2::ZERO);
+    body.state.ground_velocity = r.ground.map_or(Vec2::ZERO, |(_, v)| v);
+    body.state.ground = r.ground.map(|(e, _)| e);
 }
 
 /// Stage 5: relaxation (`src/response/relax.rs`): pass after pass over the whole list, each

@@ -86,7 +86,7 @@ fn vertical_bump_resolves_on_y_even_when_x_overlap_is_smaller() {
     let r = respond(Vec2::new(0.0, -300.0), [c], 1e-3);
     assert_eq!(r.offset, Vec2::new(0.0, 3.0));
     assert_eq!(r.sides, side_bit(Side::Bottom));
-    assert_eq!(r.ground_velocity, Some(Vec2::ZERO));
+    assert_eq!(r.ground.map(|(_, v)| v), Some(Vec2::ZERO));
 }
 
 #[test]

@@ -15,7 +15,7 @@ use crate::fast::memo::{MemoEpoch, TileMemo};
 use crate::fast::moving::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::fast::rest::Awake;
 use crate::flags::{Side, side_bit};
-use crate::messages::{InEntityOrder, Landed, Landings, Squished};
+use crate::messages::{InEntityOrder, Landed, Landings, Squished, tile_pressers};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::TileKind;
 use bevy::ecs::schedule::InternedScheduleLabel;
@@ -127,6 +127,7 @@ pub(crate) fn collide_tiles(
                 vertically: has(Side::Bottom) && has(Side::Top),
                 horizontally: has(Side::Left) && has(Side::Right),
                 center: body.center,
+                pressers: tile_pressers(outcome.sides),
             });
         });
         let outside = left_the_map(bounds, body.center, body.half);

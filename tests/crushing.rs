@@ -1,0 +1,129 @@
+//! Bodies squeezed by kinematic bodies against tiles or against each other: never pushed into
+//! a tile, reported once per episode as `Squished`, with what pressed them.
+
+use bevy::prelude::*;
+
+use crate::common::*;
+
+const HALF: Vec2 = Vec2::splat(6.0);
+
+/// A kinematic slab 40 wide and 8 tall, no gravity for it.
+fn press(app: &mut App, center: Vec2, velocity: Vec2) -> Entity {
+    spawn_kinematic(app, center, Vec2::new(20.0, 4.0), velocity)
+}
+
+#[test]
+fn a_body_crushed_by_a_descending_platform_onto_the_floor_is_squished_once_and_stays_out_of_the_floor()
+ {
+    let mut app = app(floor_room());
+    let body = spawn(&mut app, Vec2::new(100.0, 22.0), HALF, Vec2::ZERO);
+    step(&mut app, 5);
+    // Its bottom 12 units above the body's top; down at one unit a step, for 40 steps.
+    let platform = press(&mut app, Vec2::new(100.0, 44.0), Vec2::new(0.0, -60.0));
+    let mut all = Vec::new();
+    for i in 0..40 {
+        step(&mut app, 1);
+        let feet = pos(&app, body).y - HALF.y;
+        assert!(feet >= 16.0 - 1e-3, "step {i}: feet {feet} in the floor");
+        all.extend(drain::<Squished>(&mut app));
+    }
+    assert_eq!(all.len(), 1, "one message for the episode: {all:?}");
+    let s = all[0];
+    assert_eq!(s.entity, body);
+    assert!(s.vertically && !s.horizontally);
+    assert_eq!(s.pressed_by(Side::Top), Some(Presser::Body(platform)));
+    assert_eq!(s.pressed_by(Side::Bottom), Some(Presser::Tile));
+    assert_eq!(s.pressed_by(Side::Left), None);
+    assert_eq!(
+        s.center,
+        pos(&app, body),
+        "it was left where the floor stopped it"
+    );
+
+    // The platform is put back up, still: the episode ends; down again, a new one.
+    app.world_mut().get_mut::<Aabb>(platform).unwrap().center.y = 44.0;
+    set_vel(&mut app, platform, Vec2::ZERO);
+    step(&mut app, 5);
+    assert_eq!(drain::<Squished>(&mut app), vec![]);
+    set_vel(&mut app, platform, Vec2::new(0.0, -60.0));
+    step(&mut app, 40);
+    let again = drain::<Squished>(&mut app);
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert!(pos(&app, body).y - HALF.y >= 16.0 - 1e-3);
+}
+
+#[test]
+fn a_body_between_two_closing_kinematic_walls_is_squished_across() {
+    let mut app = app_without_gravity(empty_map(40, 40));
+    let body = spawn(&mut app, Vec2::new(200.0, 200.0), HALF, Vec2::ZERO);
+    let wall = Vec2::new(4.0, 30.0);
+    let left = spawn_kinematic(
+        &mut app,
+        Vec2::new(170.0, 200.0),
+        wall,
+        Vec2::new(60.0, 0.0),
+    );
+    let right = spawn_kinematic(
+        &mut app,
+        Vec2::new(230.0, 200.0),
+        wall,
+        Vec2::new(-60.0, 0.0),
+    );
+    step(&mut app, 30);
+    let squished = drain::<Squished>(&mut app);
+    assert_eq!(squished.len(), 1, "{squished:?}");
+    let s = squished[0];
+    assert_eq!(s.entity, body);
+    assert!(s.horizontally && !s.vertically);
+    assert_eq!(s.pressed_by(Side::Left), Some(Presser::Body(left)));
+    assert_eq!(s.pressed_by(Side::Right), Some(Presser::Body(right)));
+}
+
+#[test]
+fn a_body_pushed_into_a_wall_by_a_platform_is_squished_against_the_wall() {
+    // A wall column at x = 10 (its left face at x = 160).
+    let mut map = floor_room();
+    map.fill(IVec2::new(10, 1), IVec2::new(10, 10), TileKind::Solid);
+    let mut app = app_without_gravity(map);
+    let body = spawn(&mut app, Vec2::new(150.0, 60.0), HALF, Vec2::ZERO);
+    let pusher = spawn_kinematic(
+        &mut app,
+        Vec2::new(110.0, 60.0),
+        Vec2::new(10.0, 10.0),
+        Vec2::new(60.0, 0.0),
+    );
+    for i in 0..60 {
+        step(&mut app, 1);
+        let right = pos(&app, body).x + HALF.x;
+        assert!(right <= 160.0 + 1e-3, "step {i}: in the wall at {right}");
+    }
+    let squished = drain::<Squished>(&mut app);
+    assert_eq!(squished.len(), 1, "{squished:?}");
+    assert!(squished[0].horizontally);
+    assert_eq!(
+        squished[0].pressed_by(Side::Left),
+        Some(Presser::Body(pusher))
+    );
+    assert_eq!(squished[0].pressed_by(Side::Right), Some(Presser::Tile));
+}
+
+#[test]
+fn a_body_a_platform_pushes_with_room_to_give_way_is_not_squished() {
+    let mut app = app(floor_room());
+    let rider = spawn(&mut app, Vec2::new(100.0, 66.0), HALF, Vec2::ZERO);
+    let lifted = press(&mut app, Vec2::new(100.0, 56.0), Vec2::new(0.0, 60.0));
+    let pushed = spawn(&mut app, Vec2::new(300.0, 22.0), HALF, Vec2::ZERO);
+    spawn_kinematic(
+        &mut app,
+        Vec2::new(270.0, 22.0),
+        Vec2::splat(6.0),
+        Vec2::new(60.0, 0.0),
+    );
+    step(&mut app, 60);
+    assert_eq!(drain::<Squished>(&mut app), vec![]);
+    assert!(
+        pos(&app, rider).y > pos(&app, lifted).y,
+        "lifted, not squished"
+    );
+    assert!(pos(&app, pushed).x > 320.0, "pushed along the floor");
+}
