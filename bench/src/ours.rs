@@ -131,16 +131,12 @@ fn note_squished(mut messages: MessageReader<Squished>, mut noted: ResMut<Squish
 /// For each box of [`boxes`] (in the same order), whether its body was reported squished.
 pub fn squished(app: &mut App) -> Vec<bool> {
     let world = app.world_mut();
-    let noted = world
-        .remove_resource::<SquishedBodies>()
-        .unwrap_or_default();
-    let marks = world
+    let bodies: Vec<Entity> = world
         .query_filtered::<Entity, (With<Aabb>, With<Dynamic>)>()
         .iter(world)
-        .map(|e| noted.0.contains(&e))
         .collect();
-    world.insert_resource(noted);
-    marks
+    let noted = &world.resource::<SquishedBodies>().0;
+    bodies.iter().map(|e| noted.contains(e)).collect()
 }
 
 pub fn boxes(app: &mut App) -> Vec<(Vec2, Vec2)> {

@@ -273,6 +273,17 @@ struct Seen {
     churned: usize,
 }
 
+/// The app's bodies (entities with an `Aabb`), in entity order.
+fn listed(app: &mut App) -> Vec<Entity> {
+    let world = app.world_mut();
+    let mut bodies: Vec<Entity> = world
+        .query_filtered::<Entity, With<Aabb>>()
+        .iter(world)
+        .collect();
+    bodies.sort();
+    bodies
+}
+
 /// Runs the scene of `seed` in both apps for `steps` steps, comparing after every step.
 fn compare(seed: u32, steps: usize) -> Result<Seen, TestCaseError> {
     let mut seen = Seen::default();
@@ -310,15 +321,6 @@ fn compare(seed: u32, steps: usize) -> Result<Seen, TestCaseError> {
             }
         }
     }
-    let listed = |app: &mut App| {
-        let world = app.world_mut();
-        let mut bodies: Vec<Entity> = world
-            .query_filtered::<Entity, With<Aabb>>()
-            .iter(world)
-            .collect();
-        bodies.sort();
-        bodies
-    };
     let (mut fast_bodies, mut reference_bodies) = (listed(&mut fast), listed(&mut reference));
     for step in 0..steps {
         if step > 0 && u() < 0.5 {
@@ -431,15 +433,6 @@ fn carried_and_crushed_bodies_move_the_same_in_both() {
             body(Vec2::new(250.0, 22.0), Vec2::splat(6.0), true);
             body(Vec2::new(325.0, 22.0), Vec2::splat(6.0), true);
         }
-        let listed = |app: &mut App| {
-            let world = app.world_mut();
-            let mut bodies: Vec<Entity> = world
-                .query_filtered::<Entity, With<Aabb>>()
-                .iter(world)
-                .collect();
-            bodies.sort();
-            bodies
-        };
         let lists = [listed(&mut apps[0]), listed(&mut apps[1])];
         for step in 0..240 {
             for (app, &(lift, crusher)) in apps.iter_mut().zip(&platforms) {
