@@ -155,7 +155,7 @@ fn setup(mut commands: Commands) {
             }
             'K' | 'V' => {
                 let axis = if ch == 'K' { Vec2::X } else { Vec2::Y };
-                commands.spawn((
+                let mut platform = commands.spawn((
                     Name::new("moving platform"),
                     body(center, Vec2::new(24.0, 4.0), PLATFORM),
                     Kinematic,
@@ -166,6 +166,10 @@ fn setup(mut commands: Commands) {
                         speed: 50.0,
                     },
                 ));
+                // The lifts are one-way: jump up through them from below.
+                if ch == 'V' {
+                    platform.insert((Name::new("one-way lift"), OneWayPlatform));
+                }
             }
             'G' => {
                 // A sensor: it notices the character without stopping anything.

@@ -117,6 +117,7 @@ pub mod layers;
 #[cfg(feature = "levels")]
 pub mod levels;
 pub mod messages;
+pub mod one_way;
 pub mod pairs;
 pub mod partition;
 mod plugin;
@@ -149,6 +150,7 @@ pub use flags::{PushFlags, Side};
 pub use integrate::apply_gravity;
 pub use layers::{CollisionLayers, LayerMask};
 pub use messages::{CollisionEnded, CollisionStarted, Landed, Presser, Squished};
+pub use one_way::OneWayPlatform;
 pub use pairs::PhysicsStats;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
@@ -166,9 +168,9 @@ pub mod prelude {
     pub use crate::{
         Aabb, BodyState, BodySwitches, CastHit, CollisionData, CollisionEnded, CollisionLayers,
         CollisionStarted, Contacts, GridAreas, HitTarget, Kinematic, Landed, LayerMask,
-        OldPosition, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats, PhysicsSystems,
-        Presser, PushFlags, QueryFilter, RestSkipping, RestSkippingPlugin, Sensor, SensorContents,
-        SensorEntered, SensorExited, SensorShape, Side, SpatialQuery, Squished, TileKind, TileMap,
-        TileMapError, Velocity,
+        OldPosition, OneWayPlatform, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats,
+        PhysicsSystems, Presser, PushFlags, QueryFilter, RestSkipping, RestSkippingPlugin, Sensor,
+        SensorContents, SensorEntered, SensorExited, SensorShape, Side, SpatialQuery, Squished,
+        TileKind, TileMap, TileMapError, Velocity,
     };
 }

@@ -104,6 +104,7 @@ impl Plugin for SharedPlugin {
             .register_type::<PhysicsConfig>()
             .register_type::<RestSkipping>()
             .register_type::<Aabb>()
+            .register_type::<crate::OneWayPlatform>()
             .configure_sets(
                 self.0,
                 (

@@ -325,3 +325,91 @@ fn a_controller_that_sets_its_speed_keeps_the_carry_by_adding_the_ground_velocit
         assert!((now - offset).abs() < 1e-2, "step {i}: {now} vs {offset}");
     }
 }
+
+/// A one-way kinematic slab (see [`slab`]): its top at y = 60, 240 wide.
+fn one_way_slab(app: &mut App, x: f32, velocity: Vec2) -> Entity {
+    let platform = slab(app, x, velocity);
+    app.world_mut().entity_mut(platform).insert(OneWayPlatform);
+    platform
+}
+
+#[test]
+fn a_body_jumps_up_through_a_one_way_platform_and_lands_on_it() {
+    let mut app = app(floor_room());
+    let platform = one_way_slab(&mut app, 300.0, Vec2::ZERO);
+    // On the floor under the slab, jumping at 400 (about 80 units high: its feet clear the top).
+    let jumper = spawn(
+        &mut app,
+        Vec2::new(300.0, 22.0),
+        HALF,
+        Vec2::new(0.0, 400.0),
+    );
+    let mut last = pos(&app, jumper).y;
+    let mut rising = true;
+    for i in 0..120 {
+        step(&mut app, 1);
+        let y = pos(&app, jumper).y;
+        if rising {
+            assert!(
+                y > last || vel(&app, jumper).y <= 0.0,
+                "step {i}: held back at {y}"
+            );
+            rising = vel(&app, jumper).y > 0.0;
+        }
+        last = y;
+    }
+    assert_eq!(pos(&app, jumper).y - HALF.y, 60.0, "stands on the top");
+    assert!(flags(&app, jumper).on_ground());
+    assert_eq!(state(&app, jumper).ground, Some(platform));
+}
+
+#[test]
+fn a_body_walks_through_a_one_way_platform_from_the_side_and_drops_through_it() {
+    let mut app = app(floor_room());
+    // A one-way block on the floor, as high as the walker.
+    let block = spawn_kinematic(
+        &mut app,
+        Vec2::new(200.0, 24.0),
+        Vec2::splat(8.0),
+        Vec2::ZERO,
+    );
+    app.world_mut().entity_mut(block).insert(OneWayPlatform);
+    let walker = spawn_frictionless(
+        &mut app,
+        Vec2::new(150.0, 22.0),
+        HALF,
+        Vec2::new(120.0, 0.0),
+    );
+    step(&mut app, 60);
+    assert!(
+        pos(&app, walker).x > 260.0,
+        "through: {}",
+        pos(&app, walker).x
+    );
+    assert_eq!(pos(&app, walker).y, 22.0);
+    // A rider of a one-way slab falls through it while the switch is on.
+    one_way_slab(&mut app, 600.0, Vec2::ZERO);
+    let rider = spawn(&mut app, Vec2::new(600.0, 66.0), HALF, Vec2::ZERO);
+    step(&mut app, 20);
+    assert_eq!(pos(&app, rider).y, 66.0, "stands on it");
+    switches(&mut app, rider).drop_through = true;
+    step(&mut app, 60);
+    assert_eq!(pos(&app, rider).y, 22.0, "on the floor below");
+}
+
+#[test]
+fn a_rider_of_a_one_way_platform_going_up_and_down_keeps_its_height_over_it() {
+    let mut app = app(floor_room());
+    let platform = one_way_slab(&mut app, 300.0, Vec2::ZERO);
+    let rider = spawn(&mut app, Vec2::new(300.0, 66.0), HALF, Vec2::ZERO);
+    ride_a_reversing_platform(&mut app, platform, &[rider], Vec2::new(0.0, -45.0));
+}
+
+#[test]
+fn a_stack_of_riders_moves_with_a_one_way_platform_reversing_sideways() {
+    let mut app = app(floor_room());
+    let platform = one_way_slab(&mut app, 300.0, Vec2::ZERO);
+    let low = spawn(&mut app, Vec2::new(300.0, 66.0), HALF, Vec2::ZERO);
+    let high = spawn(&mut app, Vec2::new(302.0, 78.0), HALF, Vec2::ZERO);
+    ride_a_reversing_platform(&mut app, platform, &[low, high], Vec2::new(80.0, 0.0));
+}

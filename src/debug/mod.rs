@@ -14,12 +14,15 @@
 //! The panel switches each overlay, shows the counters of the last step and how long each
 //! stage took (with a history graph), pauses, single-steps and slows down time, and inspects
 //! the body you click: its `Aabb`, `Velocity`, `PushFlags` (this step and last) and every
-//! `CollisionData` of its last pair detection (whether or not it has `Contacts`). Pointer
+//! `CollisionData` of its last pair detection (whether or not it has `Contacts`). It counts the
+//! [`Squished`](crate::Squished) episodes and names the last one and what pressed it, and the
+//! bodies overlay flashes a squished body red for [`FLASH_SECONDS`] ([`SquishLog`]). Pointer
 //! input over the panel belongs to the panel: guard your own mouse systems with
 //! `not(bevy_egui::input::egui_wants_any_pointer_input)`.
 
 mod overlays;
 mod panel;
+mod squishes;
 
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
@@ -28,6 +31,7 @@ use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
 pub use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
 pub use overlays::draw_shape;
 pub use panel::{body_at, cursor_world_position};
+pub use squishes::{FLASH_SECONDS, SquishLog};
 
 /// Adds the gizmo overlays and the egui panel. Add it after [`PhysicsPlugin`]; it adds
 /// `bevy_egui`'s `EguiPlugin` if the app has none.
@@ -107,6 +111,7 @@ impl Plugin for DebugPlugin {
         }
         app.init_resource::<DebugOverlays>()
             .init_resource::<DebugSelection>()
+            .init_resource::<SquishLog>()
             .register_type::<DebugOverlays>();
         if !app.is_plugin_added::<StageTimingPlugin>() {
             app.add_plugins(StageTimingPlugin {
@@ -118,7 +123,8 @@ impl Plugin for DebugPlugin {
             (
                 panel::select_clicked_body
                     .run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
-                overlays::draw_overlays,
+                squishes::note_squishes,
+                overlays::draw_overlays.after(squishes::note_squishes),
             ),
         )
         .add_systems(EguiPrimaryContextPass, panel::draw_panel);

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{DebugOverlays, DebugSelection};
+use super::{DebugOverlays, DebugSelection, SquishLog};
 use crate::body::{Aabb, Kinematic, Velocity};
 use crate::fast::snapshot::ContactLayout;
 use crate::flags::{PushFlags, Side};
@@ -21,6 +21,7 @@ const AIRBORNE: Color = Color::srgb(0.45, 0.7, 1.0);
 const KINEMATIC: Color = Color::srgb(1.0, 0.6, 0.15);
 const INVALID: Color = Color::srgb(1.0, 0.1, 0.1);
 const SELECTED: Color = Color::WHITE;
+const SQUISHED: Color = Color::srgb(1.0, 0.05, 0.05);
 const OVERLAP: Color = Color::srgb(1.0, 0.9, 0.1);
 const TOUCH: Color = Color::srgba(1.0, 1.0, 1.0, 0.5);
 const NORMAL: Color = Color::srgb(1.0, 0.3, 0.8);
@@ -40,7 +41,7 @@ type BodyItem<'a> = (
 
 pub(super) fn draw_overlays(
     overlays: Res<DebugOverlays>,
-    selection: Res<DebugSelection>,
+    (selection, squishes): (Res<DebugSelection>, Res<SquishLog>),
     map: Res<TileMap>,
     (partition, layout): (Res<Partition>, Res<ContactLayout>),
     bodies: Query<BodyItem>,
@@ -92,6 +93,12 @@ pub(super) fn draw_overlays(
                 AIRBORNE
             };
             gizmos.rect_2d(c, h * 2.0, color);
+            // A squished body flashes: a red box around it that fades out.
+            let flash = squishes.flash(entity);
+            if flash > 0.0 {
+                let grow = 2.0 + 4.0 * flash;
+                gizmos.rect_2d(c, h * 2.0 + grow, SQUISHED.with_alpha(flash));
+            }
         }
         if overlays.velocities && velocity.length_squared() > 1.0 {
             gizmos.arrow_2d(c, c + velocity.0 * 0.1, VELOCITY);

@@ -6,7 +6,8 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 
-use super::{DebugOverlays, DebugSelection, STAGES, StageTimings};
+use super::squishes::describe;
+use super::{DebugOverlays, DebugSelection, STAGES, SquishLog, StageTimings};
 use crate::body::{Aabb, BodyState, Velocity};
 use crate::fast::rest::{ACTIVE, Awake};
 use crate::fast::snapshot::ContactLayout;
@@ -68,6 +69,7 @@ pub(super) struct PanelData<'w, 's> {
     selection: ResMut<'w, DebugSelection>,
     stats: Res<'w, PhysicsStats>,
     timings: Res<'w, StageTimings>,
+    squishes: Res<'w, SquishLog>,
     partition: Res<'w, Partition>,
     virtual_time: ResMut<'w, Time<Virtual>>,
     fixed_time: ResMut<'w, Time<Fixed>>,
@@ -115,6 +117,7 @@ pub(super) fn draw_panel(mut contexts: EguiContexts, mut data: PanelData) -> Res
                 data.sensors.iter().map(|(_, c)| c.bodies().len()).sum(),
             );
             counters(ui, &data.stats, sensed);
+            squish_counter(ui, &data.squishes);
             ui.separator();
             timings(ui, &data.timings);
             ui.separator();
@@ -160,6 +163,17 @@ fn counters(ui: &mut egui::Ui, s: &PhysicsStats, sensed: (usize, usize)) {
             ui.end_row();
         }
     });
+}
+
+/// The squished episodes, and the last one (the body and what pressed it).
+fn squish_counter(ui: &mut egui::Ui, log: &SquishLog) {
+    ui.horizontal(|ui| {
+        ui.label("squished (episodes)");
+        ui.monospace(log.episodes.to_string());
+    });
+    if let Some(last) = &log.last {
+        ui.label(format!("last: {}", describe(last)));
+    }
 }
 
 fn timings(ui: &mut egui::Ui, t: &StageTimings) {

@@ -19,6 +19,7 @@ use crate::fast::rest::{ACTIVE, AWAKE};
 use crate::fast::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::fast::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 use crate::geometry::signed_overlap_within;
+use crate::one_way::one_way_contact;
 use crate::partition::Partition;
 
 #[derive(Default)]
@@ -169,7 +170,8 @@ pub(crate) fn find_pairs(
                     let read = (&snaps[..], now, &modes[..]);
                     gathered.read((list, cell), searcher, reuse, read);
                     let found = (&mut out.ends, &mut out.tested);
-                    find_pairs_in_cell(gathered, shift, modes, found);
+                    let rule = (&snaps[..], config.one_way_tolerance);
+                    find_pairs_in_cell(gathered, (shift, rule), modes, found);
                 }
                 cell.x += 1;
                 if cell.x == dims.x {
@@ -293,25 +295,30 @@ fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
 #[inline]
 fn find_pairs_in_cell(
     gathered: &Gathered,
-    shift: u32,
+    filing: (u32, OneWayRule),
     modes: &[AtomicU8],
     found: (&mut Ends, &mut usize),
 ) {
     // Bodies that all share layers that collide with themselves (the usual case: the default
     // layers) need no layer test per pair.
     if gathered.layers.is_some_and(|l| l.interacts_with(l)) {
-        test_cell_pairs::<false>(gathered, shift, modes, found);
+        test_cell_pairs::<false>(gathered, filing, modes, found);
     } else {
-        test_cell_pairs::<true>(gathered, shift, modes, found);
+        test_cell_pairs::<true>(gathered, filing, modes, found);
     }
 }
+
+/// What the pair loop reads to apply the one-way rule (`crate::one_way`) to a pair with a
+/// one-way platform: every slot's snapshot, and
+/// [`PhysicsConfig::one_way_tolerance`](crate::PhysicsConfig::one_way_tolerance).
+type OneWayRule<'a> = (&'a [Snap], f32);
 
 /// The pair loop of [`find_pairs_in_cell`]: each searching body of `gathered` against the
 /// bodies whose pair with it is its to test (the later ones, and the earlier ones that do not
 /// search), screened with the cell's widest tolerance (at least the pair's own: see
 /// `crate::fast::screen`), testing layers only when `LAYERS` is set. The pairs that pass are
-/// confirmed with the pair's own tolerance ([`signed_overlap_within`]). Both ends of each pair
-/// found are filed; a resting body found touching an awake one is marked [`ACTIVE`] (it
+/// confirmed with the pair's own tolerance ([`signed_overlap_within`]) and, when one of them
+/// is a one-way platform, the one-way rule. Both ends of each pair found are filed; a resting body found touching an awake one is marked [`ACTIVE`] (it
 /// responds this step).
 #[inline]
 fn test_cell_pairs<const LAYERS: bool>(
@@ -321,7 +328,7 @@ fn test_cell_pairs<const LAYERS: bool>(
         widest,
         ..
     }: &Gathered,
-    shift: u32,
+    (shift, (snaps, one_way_tolerance)): (u32, OneWayRule),
     modes: &[AtomicU8],
     (ends, tested): (&mut Ends, &mut usize),
 ) {
@@ -355,6 +362,15 @@ fn test_cell_pairs<const LAYERS: bool>(
                         let Some(overlap) = pair_overlap(a, b, skin) else {
                             continue;
                         };
+                        if (a.one_way || b.one_way)
+                            && !one_way_contact(
+                                &snaps[a.slot as usize].passing(),
+                                &snaps[b.slot as usize].passing(),
+                                one_way_tolerance,
+                            )
+                        {
+                            continue;
+                        }
                         file_end(ends, shift, a.slot, b.slot, overlap);
                         file_end(ends, shift, b.slot, a.slot, -overlap);
                         // A resting body touching a searching one responds (every other body is

@@ -33,6 +33,8 @@ pub(crate) struct Near {
     pub(crate) center: Vec2,
     pub(crate) half: Vec2,
     pub(crate) layers: CollisionLayers,
+    /// A one-way platform: its pairs pass the one-way rule too.
+    pub(crate) one_way: bool,
 }
 
 impl Near {
@@ -46,6 +48,7 @@ impl Near {
             center: b.center,
             half: b.half,
             layers: b.layers,
+            one_way: b.one_way,
         }
     }
 

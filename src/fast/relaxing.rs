@@ -138,7 +138,7 @@ impl ContactLayout {
 }
 
 /// The pairs the response made: pairs touching where the response left the bodies that
-/// detection did not find. Only a body the response moved can be in one, so only those are
+/// detection did not find (never with a one-way platform). Only a body the response moved can be in one, so only those are
 /// searched, in the partition (where every body is filed where it now is), each in the cells
 /// its box covers grown by its contact tolerance. Each pair is listed from both ends, in slot
 /// order; relaxation's outcome does not depend on the order of a body's partners, nor on a
@@ -183,6 +183,8 @@ impl MadePairs {
                     };
                     if j == k
                         || !layers.interacts_with(layout.snaps[j].layers)
+                        || layout.snaps[k].one_way
+                        || layout.snaps[j].one_way
                         || links.iter().any(|l| l.other as usize == j)
                     {
                         continue;

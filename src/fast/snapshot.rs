@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use crate::body::{Aabb, Kinematic, OldPosition, Velocity};
+use crate::body::{Aabb, BodySwitches, Kinematic, OldPosition, Velocity};
 use crate::contacts::CollisionData;
 use crate::fast::crew::CrewSlot;
 use crate::fast::layout::{Link, Partners};
@@ -14,6 +14,7 @@ use crate::fast::rows::{DENSE, for_each_row_chunk};
 use crate::flags::PushFlags;
 use crate::geometry::skin_at;
 use crate::layers::{CollisionLayers, LayerMask};
+use crate::one_way::{OneWayPlatform, Passing};
 use crate::partition::{CellRange, GridAreas};
 use bevy::ecs::entity::Entities;
 use bevy::ecs::query::QueryData;
@@ -38,6 +39,10 @@ pub(crate) struct Snap {
     /// the body is searched in.
     pub(crate) skin: f32,
     pub(crate) kinematic: bool,
+    /// A [`OneWayPlatform`](crate::OneWayPlatform).
+    pub(crate) one_way: bool,
+    /// It drops through one-way platforms.
+    pub(crate) drops: bool,
     pub(crate) blocked: u8,
     pub(crate) layers: CollisionLayers,
 }
@@ -56,9 +61,23 @@ impl Snap {
         first_cell: UVec2::ZERO,
         skin: 0.0,
         kinematic: false,
+        one_way: false,
+        drops: false,
         blocked: 0,
         layers: CollisionLayers::new(LayerMask::NONE, LayerMask::NONE),
     };
+
+    /// What the one-way rule reads of it.
+    #[inline]
+    pub(crate) fn passing(&self) -> Passing {
+        Passing {
+            old: self.old,
+            half: self.half,
+            velocity: self.velocity,
+            one_way: self.one_way,
+            drops: self.drops,
+        }
+    }
 }
 
 /// The contacts of the last detection, laid out contiguously in slot order: the response reads
@@ -240,6 +259,8 @@ pub(crate) struct DetectedBody {
     pub(crate) flags: &'static PushFlags,
     pub(crate) layers: Option<&'static CollisionLayers>,
     pub(crate) kinematic: Has<Kinematic>,
+    pub(crate) one_way: Has<OneWayPlatform>,
+    pub(crate) switches: &'static BodySwitches,
     pub(crate) rest: &'static Rest,
     pub(crate) awake: &'static Awake,
 }
@@ -367,6 +388,8 @@ impl ContactLayout {
                     flags,
                     layers,
                     kinematic,
+                    one_way,
+                    switches,
                     rest: rests,
                     awake,
                 },
@@ -438,6 +461,8 @@ impl ContactLayout {
                         first_cell: range.0,
                         skin: skin_at(touch, center),
                         kinematic,
+                        one_way,
+                        drops: switches[row].drop_through,
                         blocked,
                         layers: layers.map_or_else(CollisionLayers::default, |l| l[row]),
                     };

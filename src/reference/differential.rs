@@ -213,11 +213,18 @@ fn churn(world: &mut World, bodies: &mut Vec<Entity>, u: &mut impl FnMut() -> f3
         6 => {
             body.despawn();
         }
-        7 => {
+        7 if u() < 0.5 => {
             if body.contains::<Kinematic>() {
                 body.remove::<Kinematic>();
             } else {
                 body.insert(Kinematic);
+            }
+        }
+        7 => {
+            if body.contains::<OneWayPlatform>() {
+                body.remove::<OneWayPlatform>();
+            } else {
+                body.insert(OneWayPlatform);
             }
         }
         8 => {
@@ -310,11 +317,16 @@ fn compare(seed: u32, steps: usize) -> Result<Seen, TestCaseError> {
     let count = 4 + (u() * 28.0) as usize;
     for _ in 0..count {
         let (kinematic, contacts, draw) = (u() < 0.15, u() < 0.5, u());
+        // Mostly kinematic platforms, now and then another body.
+        let one_way = u() < if kinematic { 0.5 } else { 0.05 };
         for app in [&mut fast, &mut reference] {
             let mut again = unit_floats(draw.to_bits() | 1);
             let mut body = app.world_mut().spawn(random_body(&mut again));
             if kinematic {
                 body.insert(Kinematic);
+            }
+            if one_way {
+                body.insert(OneWayPlatform);
             }
             if contacts {
                 body.insert(Contacts::default());

@@ -26,7 +26,8 @@
 //!    tiles or hold, one-way snap, swept move and slide, flags, friction); [`Landed`] when the
 //!    body stands on a tile it did not stand on before; [`Squished`] once per episode.
 //! 3. **Pairs** (every valid body): each pair of bodies whose layers interact and whose boxes
-//!    overlap or touch within the pair's tolerance (`signed_overlap_within`, `src/geometry.rs`), the overlap
+//!    overlap or touch within the pair's tolerance (`signed_overlap_within`, `src/geometry.rs`),
+//!    and, when one is a one-way platform, the other comes from above (`src/one_way.rs`); the overlap
 //!    taken from the side of the body earlier in the list; each body's contacts in the order of
 //!    its partners in the list, captured as [`CollisionData`]. The list's order decides the
 //!    order of a body's contacts, and so the rounding of its response when it has several; it
@@ -36,7 +37,8 @@
 //!    ground friction on a body stood on; [`Landed`] on a body; the offset applied through the
 //!    tile sweep; object push flags; the velocity of the ground stood on.
 //! 5. **Relaxation** (every non-kinematic body with contacts): what is still overlapping is
-//!    pushed apart, pass after pass over the whole list (`src/response/relax.rs`).
+//!    pushed apart, pass after pass over the whole list (`src/response/relax.rs`), over the
+//!    contacts and the pairs the response made (never with a one-way platform).
 //!
 //! Messages are written in entity order, per stage, as the fast path writes them.
 //!
@@ -57,6 +59,7 @@ use crate::geometry::{pair_skin, signed_overlap_within, skin_at};
 use crate::integrate::apply_gravity;
 use crate::layers::CollisionLayers;
 use crate::messages::{Landed, Squished, tile_pressers};
+use crate::one_way::{OneWayPlatform, Passing, one_way_contact};
 use crate::response::relax::{ALL_SIDES, Mobility, Piece, relax_pass};
 use crate::response::{respond, squeezed, squished_by_bodies};
 use crate::schedule::PhysicsSystems;
@@ -127,9 +130,24 @@ struct Body {
     state: BodyState,
     switches: BodySwitches,
     kinematic: bool,
+    /// A [`OneWayPlatform`].
+    one_way: bool,
     layers: CollisionLayers,
     /// The body's contacts this step: (partner's index in the list, overlap from this body).
     contacts: Vec<(usize, Vec2)>,
+}
+
+impl Body {
+    /// What the one-way rule reads of it.
+    fn passing(&self) -> Passing {
+        Passing {
+            old: self.old,
+            half: self.aabb.half_extents,
+            velocity: self.velocity,
+            one_way: self.one_way,
+            drops: self.switches.drop_through,
+        }
+    }
 }
 
 /// What every stage reads of the world apart from the bodies.
@@ -168,7 +186,10 @@ fn reference_step(
     for body in bodies.iter_mut().filter(|b| !b.kinematic) {
         collide_tiles(body, &step, &mut landed, &mut squished);
     }
-    detect_pairs(&mut bodies, config.contact_tolerance);
+    detect_pairs(
+        &mut bodies,
+        (config.contact_tolerance, config.one_way_tolerance),
+    );
     let snapshot: Vec<Detected> = bodies.iter().map(Detected::of).collect();
     let (mut landed_on_bodies, mut squished_by_bodies) = (Vec::new(), Vec::new());
     for (i, body) in bodies.iter_mut().enumerate() {
@@ -197,6 +218,7 @@ type BodyRead = (
     &'static BodyState,
     &'static BodySwitches,
     Has<Kinematic>,
+    Has<OneWayPlatform>,
     Option<&'static CollisionLayers>,
 );
 
@@ -205,17 +227,20 @@ fn read_bodies(world: &mut World, query: &mut QueryState<BodyRead>) -> Vec<Body>
     let mut bodies: Vec<Body> = query
         .iter(world)
         .map(
-            |(entity, aabb, velocity, old, flags, state, switches, kinematic, layers)| Body {
-                entity,
-                aabb: *aabb,
-                velocity: velocity.0,
-                old: old.0,
-                flags: *flags,
-                state: *state,
-                switches: *switches,
-                kinematic,
-                layers: layers.copied().unwrap_or_default(),
-                contacts: Vec::new(),
+            |(entity, aabb, velocity, old, flags, state, switches, kinematic, one_way, layers)| {
+                Body {
+                    entity,
+                    aabb: *aabb,
+                    velocity: velocity.0,
+                    old: old.0,
+                    flags: *flags,
+                    state: *state,
+                    switches: *switches,
+                    kinematic,
+                    one_way,
+                    layers: layers.copied().unwrap_or_default(),
+                    contacts: Vec::new(),
+                }
             },
         )
         .collect();
@@ -350,11 +375,15 @@ fn pass_through(switches: &BodySwitches) -> PassThrough {
     }
 }
 
-/// Stage 3: every pair, tested once.
-fn detect_pairs(bodies: &mut [Body], touch: f32) {
+/// Stage 3: every pair, tested once; a pair with a one-way platform counts only when the
+/// other body comes from above (`src/one_way.rs`).
+fn detect_pairs(bodies: &mut [Body], (touch, one_way_tolerance): (f32, f32)) {
     for i in 0..bodies.len() {
         for j in i + 1..bodies.len() {
-            if let Some(overlap) = pair_overlap(&bodies[i], &bodies[j], touch) {
+            let (a, b) = (&bodies[i], &bodies[j]);
+            if let Some(overlap) = pair_overlap(a, b, touch)
+                && one_way_contact(&a.passing(), &b.passing(), one_way_tolerance)
+            {
                 bodies[i].contacts.push((j, overlap));
                 bodies[j].contacts.push((i, -overlap));
             }
@@ -514,7 +543,9 @@ fn relax(bodies: &mut [Body], step: &Step) {
     for i in 0..bodies.len() {
         for j in i + 1..bodies.len() {
             let touch = step.config.contact_tolerance;
-            if !partners[i].contains(&j) && pair_overlap(&bodies[i], &bodies[j], touch).is_some() {
+            let (a, b) = (&bodies[i], &bodies[j]);
+            let one_way = a.one_way || b.one_way;
+            if !partners[i].contains(&j) && !one_way && pair_overlap(a, b, touch).is_some() {
                 partners[i].push(j);
                 partners[j].push(i);
             }
