@@ -1,5 +1,10 @@
-//! The articles' demo, rebuilt in Bevy: walk, jump, climb and drop through platforms, edit the
-//! level with the mouse, clone the character, resize it, and watch the debug panel.
+//! The articles' demo, rebuilt in Bevy: walk, jump, climb and drop through platforms, ride the
+//! moving ones, edit the level with the mouse and save it, clone the character, resize it, and
+//! watch the debug panel.
+//!
+//! The level is `assets/levels/demo.tmx` (a Tiled map), loaded through the asset server; set
+//! `PLATFORMER_LEVEL` to another file under `assets/` (`levels/castle.tmx`, `levels/demo.txt`)
+//! to play that one. The camera follows the character.
 //!
 //! ```sh
 //! cargo run --example platformer --features debug
@@ -15,8 +20,10 @@
 //! | middle mouse | place a one-way platform tile |
 //! | right mouse | place a solid tile |
 //!
-//! Bodies that touch another body are drawn semi-transparent. The circle at the top right is a
-//! sensor: reaching it logs a message. With
+//! Bodies that touch another body are drawn semi-transparent. The platform going up and down
+//! is one-way: jump up through it. The circle at the top right is a sensor: reaching it logs a
+//! message. "Save level" writes the level with your tile edits as ASCII to
+//! `assets/levels/<name>.txt` (the name of the level played). With
 //! `PLATFORMER_SMOKE=shot.png` set, it plays a fixed script instead of reading the keyboard,
 //! saves a screenshot, checks what it drew and exits (the window test in CI).
 
@@ -29,44 +36,25 @@ mod smoke;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
-use bevy_platformer_physics::debug::{DebugPlugin, body_at, cursor_world_position};
+use bevy_platformer_physics::debug::{DebugOverlays, DebugPlugin, body_at, cursor_world_position};
+use bevy_platformer_physics::levels::{
+    CurrentLevel, Level, LevelApplied, LevelCrate, LevelPlugin, PathPlatform, SpawnPoint, ascii,
+};
 use bevy_platformer_physics::prelude::*;
-use common::{SpritesPlugin, body, camera_over};
-
-/// '#' solid, '-' one-way, 'H' ladder, 'P' the character, 'B' a crate, 'K' a platform moving
-/// sideways, 'V' a platform moving up and down.
-const LEVEL: &str = "\
-########################################################################
-#......................................................................#
-#......................................................................#
-#......................................................................#
-#..............................................................B...G...#
-#...........................................................---------..#
-#......................................................................#
-#.........................H............................................#
-#.....B...............----H----........................................#
-#.....---------...........H..............................B.............#
-#.........................H...........................#########........#
-#.........................H............................................#
-#.........................H.......................V....................#
-#..................B......H............................................#
-#................#####....H.........................................####
-#.........................H...........................................##
-#.........................H.......K..........................----.....##
-#...---------.............H......................................######
-#.........................H....................B.................#.....#
-#.........................H.....................................#......#
-#..P...............................B....####....................#......#
-#..............######.................#####################.....#......#
-#.............##########.............######...................B........#
-########################################################################";
+use common::{BodySprite, CHARACTER_SPRITE, CRATE_SPRITE, SpritesPlugin, Tileset, pictured_body};
 
 const TILE: f32 = 16.0;
+/// The width the debug panel takes at the left of the window.
 const PANEL: f32 = 300.0;
-const PLAYER: Color = Color::srgb(0.35, 0.6, 1.0);
+/// Screen pixels per world unit.
+const ZOOM: f32 = 2.0;
+/// The level played unless `PLATFORMER_LEVEL` names another.
+const DEFAULT_LEVEL: &str = "levels/demo.tmx";
+/// The character's tint: its picture as drawn; clones are lighter.
+const PLAYER: Color = Color::WHITE;
 const CLONE: Color = Color::srgb(0.6, 0.8, 1.0);
-const CRATE: Color = Color::srgb(0.75, 0.5, 0.3);
 const PLATFORM: Color = Color::srgb(1.0, 0.6, 0.15);
+const LIFT: Color = Color::srgb(0.25, 0.7, 0.75);
 const WALK: f32 = 130.0;
 const CLIMB: f32 = 90.0;
 const JUMP: f32 = 360.0;
@@ -75,14 +63,21 @@ const JUMP: f32 = 360.0;
 #[derive(Component)]
 struct Player;
 
-/// A kinematic platform that goes back and forth along `axis`, `reach` units either side of
-/// where it started.
+/// The character the camera follows (the first one; clones are [`Player`]s too).
 #[derive(Component)]
-struct Patrol {
-    origin: Vec2,
-    axis: Vec2,
-    reach: f32,
-    speed: f32,
+struct Leader;
+
+/// The level file played (under `assets/`), and what "Save level" does.
+#[derive(Resource)]
+struct LevelFile {
+    /// As given to the asset server.
+    path: String,
+    /// Set by the button (or the window test): save at the next frame.
+    save: bool,
+    /// Where to save; `None`: `assets/levels/<name>.txt`.
+    save_to: Option<std::path::PathBuf>,
+    /// What the last save did, shown under the button.
+    said: String,
 }
 
 /// The keyboard (or the smoke-test script), read once per frame, used by every fixed step.
@@ -106,8 +101,18 @@ fn main() -> AppExit {
             PhysicsPlugin::default(),
             DebugPlugin::default(),
             SpritesPlugin,
+            LevelPlugin,
         ))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
+        // The game as it looks: the overlays start off (but the sensors), the panel on.
+        .insert_resource(DebugOverlays {
+            tiles: false,
+            partition: false,
+            bodies: false,
+            pairs: false,
+            push_flags: false,
+            ..default()
+        })
         .init_resource::<Controls>()
         .insert_resource(CharacterSize(Vec2::new(12.0, 20.0)))
         .add_systems(Startup, setup)
@@ -116,13 +121,17 @@ fn main() -> AppExit {
             (
                 read_keyboard,
                 edit_tiles.run_if(not(egui_wants_any_pointer_input)),
-            ),
+                (spawn_character, dress_level_bodies),
+                follow_leader,
+                save_level,
+                announce_goal,
+            )
+                .chain(),
         )
-        .add_systems(EguiPrimaryContextPass, size_sliders)
-        .add_systems(Update, announce_goal)
+        .add_systems(EguiPrimaryContextPass, character_window)
         .add_systems(
             FixedUpdate,
-            (patrol, drive_players, resize_players).before(PhysicsSystems::Integrate),
+            (drive_players, resize_players).before(PhysicsSystems::Integrate),
         );
     if let Some(shot) = common::window_test_shot(&mut app, smoke::VARIABLE) {
         smoke::install(&mut app, shot);
@@ -130,59 +139,143 @@ fn main() -> AppExit {
     app.run()
 }
 
-fn setup(mut commands: Commands) {
-    let mut spawns = Vec::new();
-    let map = TileMap::from_ascii_with(LEVEL, TILE, |ch, at| {
-        "PBKVG".contains(ch).then(|| {
-            spawns.push((ch, at));
-            TileKind::Empty
-        })
-    })
-    .expect("the level parses");
-    commands.spawn(camera_over(&map, PANEL));
-    for (ch, at) in spawns {
-        let center = at.as_vec2() * TILE + TILE / 2.0;
-        match ch {
-            'P' => {
-                commands.spawn((
-                    Player,
-                    Name::new("character"),
-                    body(center, Vec2::new(6.0, 10.0), PLAYER),
-                ));
-            }
-            'B' => {
-                commands.spawn((Name::new("crate"), body(center, Vec2::splat(7.0), CRATE)));
-            }
-            'K' | 'V' => {
-                let axis = if ch == 'K' { Vec2::X } else { Vec2::Y };
-                let mut platform = commands.spawn((
-                    Name::new("moving platform"),
-                    body(center, Vec2::new(24.0, 4.0), PLATFORM),
-                    Kinematic,
-                    Patrol {
-                        origin: center,
-                        axis,
-                        reach: 64.0,
-                        speed: 50.0,
-                    },
-                ));
-                // The lifts are one-way: jump up through them from below.
-                if ch == 'V' {
-                    platform.insert((Name::new("one-way lift"), OneWayPlatform));
-                }
-            }
-            'G' => {
-                // A sensor: it notices the character without stopping anything.
-                commands.spawn((
-                    Name::new("goal"),
-                    Sensor::circle(20.0),
-                    Transform::from_translation(center.extend(0.0)),
-                ));
-            }
-            _ => unreachable!(),
-        }
+fn setup(
+    mut commands: Commands,
+    assets: Res<AssetServer>,
+    mut layouts: ResMut<Assets<TextureAtlasLayout>>,
+) {
+    let path = std::env::var("PLATFORMER_LEVEL").unwrap_or_else(|_| DEFAULT_LEVEL.into());
+    commands.insert_resource(CurrentLevel(assets.load(path.clone())));
+    commands.insert_resource(LevelFile {
+        path,
+        save: false,
+        save_to: None,
+        said: String::new(),
+    });
+    commands.insert_resource(Tileset::load(&assets, &mut layouts));
+    commands.spawn((
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection {
+            scale: 1.0 / ZOOM,
+            ..OrthographicProjection::default_2d()
+        }),
+    ));
+}
+
+/// Once the first level is applied, the character appears at its spawn point. (A level
+/// reloaded later keeps the characters where they are.)
+fn spawn_character(
+    mut commands: Commands,
+    mut applied: MessageReader<LevelApplied>,
+    spawns: Query<&Transform, With<SpawnPoint>>,
+    leaders: Query<(), With<Leader>>,
+    (tileset, size): (Res<Tileset>, Res<CharacterSize>),
+) {
+    if applied.read().count() == 0 || !leaders.is_empty() {
+        return;
     }
-    commands.insert_resource(map);
+    let Some(at) = spawns.iter().next() else {
+        warn!("the level has no spawn point");
+        return;
+    };
+    let picture = tileset.sprite(CHARACTER_SPRITE, size.0);
+    commands.spawn((
+        Player,
+        Leader,
+        Name::new("character"),
+        pictured_body(at.translation.truncate(), size.0 / 2.0, picture, PLAYER),
+    ));
+}
+
+/// Draws what the level spawned: crates with their picture, platforms as boxes (the one-way
+/// ones in the one-way tiles' colour).
+#[allow(
+    clippy::type_complexity,
+    reason = "a system's queries: the bodies the level just spawned"
+)]
+fn dress_level_bodies(
+    mut commands: Commands,
+    tileset: Res<Tileset>,
+    crates: Query<(Entity, &Aabb), Added<LevelCrate>>,
+    platforms: Query<(Entity, &Aabb, Has<OneWayPlatform>), Added<PathPlatform>>,
+) {
+    for (entity, aabb) in &crates {
+        let picture = tileset.sprite(CRATE_SPRITE, aabb.size());
+        let look = pictured_body(aabb.center, aabb.half_extents, picture, Color::WHITE);
+        commands.entity(entity).insert(look);
+    }
+    for (entity, aabb, one_way) in &platforms {
+        let color = if one_way { LIFT } else { PLATFORM };
+        commands
+            .entity(entity)
+            .insert((BodySprite(color), Sprite::from_color(color, aabb.size())));
+    }
+}
+
+/// The camera follows the character, keeping it in the middle of the window right of the
+/// panel, and stays over the map.
+fn follow_leader(
+    leader: Query<&Aabb, With<Leader>>,
+    mut camera: Single<&mut Transform, With<Camera2d>>,
+    map: Res<TileMap>,
+) {
+    let Some(aabb) = leader.iter().next() else {
+        return;
+    };
+    // The view, in world units, and the part of it right of the panel.
+    let view = common::WINDOW / ZOOM;
+    let panel = PANEL / ZOOM;
+    let bounds = map.bounds();
+    let mut center = aabb.center - Vec2::new(panel / 2.0, 0.0);
+    for axis in 0..2 {
+        let (lo, hi) = (bounds.min[axis], bounds.max[axis]);
+        let half = view[axis] / 2.0;
+        // The panel's strip may hang over the map's left edge; the rest of the view may not.
+        let low_edge = if axis == 0 {
+            lo + half - panel
+        } else {
+            lo + half
+        };
+        center[axis] = if hi - low_edge < half {
+            (lo + hi) / 2.0 - if axis == 0 { panel / 2.0 } else { 0.0 }
+        } else {
+            center[axis].clamp(low_edge, hi - half)
+        };
+    }
+    camera.translation = center.extend(camera.translation.z);
+}
+
+/// Writes the level with the tile edits as ASCII (see [`LevelFile`]).
+fn save_level(
+    mut file: ResMut<LevelFile>,
+    map: Res<TileMap>,
+    current: Res<CurrentLevel>,
+    levels: Res<Assets<Level>>,
+) {
+    if !std::mem::take(&mut file.save) {
+        return;
+    }
+    let Some(level) = levels.get(&current.0) else {
+        file.said = "the level is not loaded".into();
+        return;
+    };
+    let edited = Level {
+        map: map.clone(),
+        objects: level.objects.clone(),
+    };
+    let to = file.save_to.clone().unwrap_or_else(|| {
+        let name = std::path::Path::new(&file.path)
+            .file_stem()
+            .map_or("level".into(), |s| s.to_string_lossy().into_owned());
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets/levels")
+            .join(format!("{name}.txt"))
+    });
+    file.said = match std::fs::write(&to, ascii::write(&edited)) {
+        Ok(()) => format!("saved to {}", to.display()),
+        Err(e) => format!("could not save to {}: {e}", to.display()),
+    };
+    info!("{}", file.said);
 }
 
 fn read_keyboard(
@@ -190,7 +283,7 @@ fn read_keyboard(
     mut controls: ResMut<Controls>,
     mut commands: Commands,
     players: Query<&Aabb, With<Player>>,
-    size: Res<CharacterSize>,
+    (tileset, size): (Res<Tileset>, Res<CharacterSize>),
 ) {
     let held = |a: KeyCode, b: KeyCode| keys.pressed(a) || keys.pressed(b);
     controls.x = held(KeyCode::KeyD, KeyCode::ArrowRight) as i32 as f32
@@ -201,15 +294,21 @@ fn read_keyboard(
         controls.jump = true;
     }
     if keys.just_pressed(KeyCode::Space) {
-        spawn_clone(&mut commands, &players, size.0);
+        spawn_clone(&mut commands, &players, (&tileset, size.0));
     }
 }
 
 /// A clone of the character, just above the first one.
-fn spawn_clone(commands: &mut Commands, players: &Query<&Aabb, With<Player>>, size: Vec2) {
+fn spawn_clone(
+    commands: &mut Commands,
+    players: &Query<&Aabb, With<Player>>,
+    (tileset, size): (&Tileset, Vec2),
+) {
     if let Some(first) = players.iter().next() {
         let at = first.center + Vec2::new(0.0, first.half_extents.y * 2.0 + 4.0);
-        commands.spawn((Player, Name::new("clone"), body(at, size / 2.0, CLONE)));
+        let picture = tileset.sprite(CHARACTER_SPRITE, size);
+        let look = pictured_body(at, size / 2.0, picture, CLONE);
+        commands.spawn((Player, Name::new("clone"), look));
     }
 }
 
@@ -217,6 +316,7 @@ fn spawn_clone(commands: &mut Commands, players: &Query<&Aabb, With<Player>>, si
 fn drive_players(
     mut controls: ResMut<Controls>,
     mut players: Query<(&mut Velocity, &mut BodySwitches, &PushFlags, &BodyState), With<Player>>,
+    one_way_bodies: Query<(), With<OneWayPlatform>>,
 ) {
     for (mut v, mut switches, flags, state) in &mut players {
         // Walking is relative to what the character stands on: on a moving platform (or a
@@ -231,7 +331,8 @@ fn drive_players(
             v.y += JUMP;
         }
         let on_pass_through =
-            matches!(state.standing_on, Some(TileKind::OneWay | TileKind::Ladder));
+            matches!(state.standing_on, Some(TileKind::OneWay | TileKind::Ladder))
+                || state.ground.is_some_and(|g| one_way_bodies.contains(g));
         switches.drop_through = controls.down && (on_pass_through || switches.drop_through);
     }
     controls.jump = false;
@@ -243,20 +344,6 @@ fn resize_players(size: Res<CharacterSize>, mut players: Query<&mut Aabb, With<P
     }
     for mut aabb in &mut players {
         aabb.half_extents = size.0 / 2.0;
-    }
-}
-
-fn patrol(mut platforms: Query<(&Aabb, &mut Velocity, &Patrol)>) {
-    for (aabb, mut v, p) in &mut platforms {
-        let along = (aabb.center - p.origin).dot(p.axis);
-        let heading = v.dot(p.axis);
-        if heading == 0.0
-            || (along >= p.reach && heading > 0.0)
-            || (along <= -p.reach && heading < 0.0)
-        {
-            let sign = if along >= p.reach { -1.0 } else { 1.0 };
-            v.0 = p.axis * p.speed * sign;
-        }
     }
 }
 
@@ -302,10 +389,16 @@ fn announce_goal(mut entered: MessageReader<SensorEntered>, players: Query<(), W
     }
 }
 
-fn size_sliders(mut contexts: EguiContexts, mut size: ResMut<CharacterSize>) -> Result {
+/// The character's size, the controls, and "Save level", at the top right (the debug panel
+/// is at the top left).
+fn character_window(
+    mut contexts: EguiContexts,
+    mut size: ResMut<CharacterSize>,
+    mut file: ResMut<LevelFile>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Window::new("Character")
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
         .show(ctx, |ui| {
             let mut s = size.0;
             ui.add(egui::Slider::new(&mut s.x, 4.0..=40.0).text("width"));
@@ -313,6 +406,14 @@ fn size_sliders(mut contexts: EguiContexts, mut size: ResMut<CharacterSize>) -> 
             ui.small("WASD / arrows: walk, jump, climb, drop · Space: clone\nmouse: left remove, middle one-way, right solid");
             if s != size.0 {
                 size.0 = s;
+            }
+            ui.separator();
+            ui.label(format!("level: {}", file.path));
+            if ui.button("Save level (ASCII)").clicked() {
+                file.save = true;
+            }
+            if !file.said.is_empty() {
+                ui.small(file.said.clone());
             }
         });
     Ok(())

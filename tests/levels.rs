@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_platformer_physics::levels::{
     CurrentLevel, FromLevel, Level, LevelCrate, LevelError, LevelPlugin, ObjectKind, PathPlatform,
-    SpawnPoint,
+    SpawnPoint, ascii,
 };
 
 use crate::common::*;
@@ -115,7 +115,8 @@ fn the_articles_level_has_the_tiles_and_objects_drawn_in_it() {
         platform.kind,
         ObjectKind::Platform {
             path: vec![Vec2::new(136.0, 24.0), Vec2::new(200.0, 24.0)],
-            speed: 50.0
+            speed: 50.0,
+            one_way: false,
         }
     );
 }
@@ -204,6 +205,16 @@ fn the_current_level_becomes_the_map_and_spawns_its_objects() {
     assert_eq!(app.world().resource::<TileMap>().width(), 72);
     assert_eq!(count::<With<SpawnPoint>>(&mut app), 1);
     assert_eq!(count::<With<PathPlatform>>(&mut app), 2);
+    // Its lift (`v`) is one-way, in both files.
+    assert_eq!(
+        count::<(With<PathPlatform>, With<OneWayPlatform>)>(&mut app),
+        1
+    );
+    apply(&mut app, "levels/demo.tmx");
+    assert_eq!(
+        count::<(With<PathPlatform>, With<OneWayPlatform>)>(&mut app),
+        1
+    );
     // A level that fails to load leaves the world on the one it had.
     let mut bad = level_app("tests/assets");
     apply(&mut bad, "levels_that_do_not_exist.txt");
@@ -288,4 +299,42 @@ fn map_overlaps_solid(map: &TileMap, aabb: &Aabb) -> bool {
     let (lo, hi) = (aabb.min() + 1e-3, aabb.max() - 1e-3);
     let (a, b) = (map.tile_at(lo), map.tile_at(hi));
     (a.y..=b.y).any(|y| (a.x..=b.x).any(|x| map.get(x, y) == TileKind::Solid))
+}
+
+#[test]
+fn every_ascii_level_in_assets_is_written_back_as_its_file() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/levels");
+    let names = level_files(".txt");
+    assert!(names.len() >= 3, "{names:?}");
+    for name in names {
+        let path = dir.join(&name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let level = ascii::parse(&text, &path).unwrap();
+        // A line shorter than the longest ends in empty tiles, which are written out.
+        let width = text.lines().map(str::len).max().unwrap();
+        let padded: String = (text.lines())
+            .map(|line| match line.starts_with("tile_size:") {
+                true => format!("{line}\n"),
+                false => format!("{line:.<width$}\n"),
+            })
+            .collect();
+        assert_eq!(ascii::write(&level), padded, "{name}");
+    }
+}
+
+#[test]
+fn an_edited_level_written_and_read_again_has_the_edits_and_the_objects() {
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/levels/articles.txt"),
+    )
+    .unwrap();
+    let mut level = ascii::parse(&text, "articles.txt".as_ref()).unwrap();
+    // The demo's edits: a solid tile placed, a one-way one, a tile removed.
+    level.map.set(3, 2, TileKind::Solid);
+    level.map.set(5, 2, TileKind::OneWay);
+    level.map.set(0, 3, TileKind::Empty);
+    let written = ascii::write(&level);
+    assert_ne!(written, text);
+    let again = ascii::parse(&written, "edited.txt".as_ref()).unwrap();
+    assert_eq!(again, level);
 }

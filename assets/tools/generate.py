@@ -3,7 +3,8 @@
 
     python3 assets/tools/generate.py
 
-- sprites/tiles.png: the 16 x 16 tileset (solid, one-way, ladder, decoration), drawn here.
+- sprites/tiles.png: the 16 x 16 tileset (solid, one-way, ladder, decoration, crate,
+  character), drawn here.
 - levels/tiles.tsx: the Tiled tileset over it, each tile's `kind` property set.
 - levels/<name>.tmx for each levels/<name>.txt: the same tiles and objects, as a Tiled map
   (objects: spawn points, crates, sensors, platform paths), so both formats load to the same
@@ -34,9 +35,25 @@ def png(path, width, height, pixel):
                 + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
 
 
+# The character's fill: the only bright blue of the scenes (the demo's window test counts it).
+CHARACTER = (89, 153, 255, 255)
+
+
 def tile_pixel(x, y):
-    """Four tiles side by side: brick, plank, ladder, grass tuft."""
+    """Six tiles side by side: brick, plank, ladder, grass tuft, crate, character."""
     kind, u, v = x // TILE, x % TILE, y % TILE
+    if kind == 4:  # crate: a frame and a diagonal brace
+        frame = u in (0, 1, 14, 15) or v in (0, 1, 14, 15)
+        brace = abs(u - v) <= 1
+        if frame or brace:
+            return (120, 78, 40, 255)
+        return (182, 124, 66, 255)
+    if kind == 5:  # character: a blue body with a darker outline and two eyes
+        if u in (0, 15) or v in (0, 15):
+            return (40, 70, 140, 255)
+        if v in (4, 5) and u in (4, 5, 10, 11):
+            return (250, 250, 250, 255)
+        return CHARACTER
     if kind == 0:  # brick: mortar lines every 8 rows, offset joints
         mortar = v % 8 == 7 or (u + (4 if (v // 8) % 2 else 0)) % 16 == 15
         shade = 12 * ((u * 7 + v * 3) % 3)
@@ -56,7 +73,8 @@ def tile_pixel(x, y):
     return (0, 0, 0, 0)
 
 
-KINDS = ["solid", "one_way", "ladder"]  # tile ids 0, 1, 2; 3 is decoration (no kind)
+KINDS = ["solid", "one_way", "ladder"]  # tile ids 0, 1, 2; 3 to 5 have no kind (not tiles)
+COLUMNS = 6
 
 
 def tsx():
@@ -68,8 +86,8 @@ def tsx():
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<tileset version="1.10" tiledversion="1.10.2" name="tiles" tilewidth="16" '
-        'tileheight="16" tilecount="4" columns="4">\n'
-        ' <image source="../sprites/tiles.png" width="64" height="16"/>\n'
+        f'tileheight="16" tilecount="{COLUMNS}" columns="{COLUMNS}">\n'
+        f' <image source="../sprites/tiles.png" width="{COLUMNS * TILE}" height="16"/>\n'
         + tiles + "</tileset>\n"
     )
 
@@ -101,14 +119,17 @@ def tmx(text):
                 objects.append(f'  <object id="{oid}" name="G" type="sensor" x="{cx - r:g}" '
                                f'y="{top - cy - r:g}" width="{2 * r:g}" height="{2 * r:g}">\n'
                                "   <ellipse/>\n  </object>\n")
-            elif ch in "KV":
-                dx, dy = (4 * TILE, 0) if ch == "K" else (0, -4 * TILE)
+            elif ch in "KVkv":
+                dx, dy = (4 * TILE, 0) if ch in "Kk" else (0, -4 * TILE)
+                one_way = ('    <property name="one_way" type="bool" value="true"/>\n'
+                           if ch.islower() else "")
                 objects.append(
                     f'  <object id="{oid}" name="{ch}" type="platform" x="{cx:g}" y="{top - cy:g}">\n'
                     "   <properties>\n"
                     '    <property name="width" type="float" value="48"/>\n'
                     '    <property name="height" type="float" value="8"/>\n'
                     '    <property name="speed" type="float" value="50"/>\n'
+                    + one_way +
                     "   </properties>\n"
                     f'   <polyline points="0,0 {dx:g},{dy:g}"/>\n  </object>\n')
     # A decoration layer above the tiles: tufts on empty tiles over solid ones.
@@ -136,7 +157,7 @@ def tmx(text):
 
 
 def main():
-    png(os.path.join(ROOT, "sprites", "tiles.png"), 4 * TILE, TILE, tile_pixel)
+    png(os.path.join(ROOT, "sprites", "tiles.png"), COLUMNS * TILE, TILE, tile_pixel)
     levels = os.path.join(ROOT, "levels")
     with open(os.path.join(levels, "tiles.tsx"), "w") as f:
         f.write(tsx())

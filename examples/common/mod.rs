@@ -17,6 +17,44 @@ pub struct TileSprite;
 #[derive(Component, Clone, Copy)]
 pub struct BodySprite(pub Color);
 
+/// The project's tileset (`assets/sprites/tiles.png`, drawn by `assets/tools/generate.py`):
+/// while this resource exists, tiles are drawn with it instead of plain colours.
+#[derive(Resource, Clone)]
+pub struct Tileset {
+    pub image: Handle<Image>,
+    pub layout: Handle<TextureAtlasLayout>,
+}
+
+/// The tileset's pictures, in its order.
+pub const SOLID_SPRITE: usize = 0;
+pub const ONE_WAY_SPRITE: usize = 1;
+pub const LADDER_SPRITE: usize = 2;
+pub const CRATE_SPRITE: usize = 4;
+pub const CHARACTER_SPRITE: usize = 5;
+
+impl Tileset {
+    /// Loads the tileset (six 16 x 16 pictures in a row).
+    pub fn load(assets: &AssetServer, layouts: &mut Assets<TextureAtlasLayout>) -> Self {
+        let layout = TextureAtlasLayout::from_grid(UVec2::splat(16), 6, 1, None, None);
+        Self {
+            image: assets.load("sprites/tiles.png"),
+            layout: layouts.add(layout),
+        }
+    }
+
+    /// A sprite of picture `index`, `size` units large.
+    pub fn sprite(&self, index: usize, size: Vec2) -> Sprite {
+        let atlas = TextureAtlas {
+            layout: self.layout.clone(),
+            index,
+        };
+        Sprite {
+            custom_size: Some(size),
+            ..Sprite::from_atlas_image(self.image.clone(), atlas)
+        }
+    }
+}
+
 /// Sprites for tiles and bodies, and the clear colour.
 pub struct SpritesPlugin;
 
@@ -31,9 +69,10 @@ impl Plugin for SpritesPlugin {
 fn rebuild_tile_sprites(
     mut commands: Commands,
     map: Res<TileMap>,
+    tileset: Option<Res<Tileset>>,
     old: Query<Entity, With<TileSprite>>,
 ) {
-    if !map.is_changed() {
+    if !map.is_changed() && !tileset.as_ref().is_some_and(|t| t.is_added()) {
         return;
     }
     for e in &old {
@@ -44,6 +83,20 @@ fn rebuild_tile_sprites(
         for x in 0..map.width() as i32 {
             let (min, max) = map.tile_rect(x, y);
             let center = (min + max) / 2.0;
+            if let Some(tileset) = &tileset {
+                let index = match map.get(x, y) {
+                    TileKind::Empty => continue,
+                    TileKind::Solid => SOLID_SPRITE,
+                    TileKind::OneWay => ONE_WAY_SPRITE,
+                    TileKind::Ladder => LADDER_SPRITE,
+                };
+                commands.spawn((
+                    TileSprite,
+                    tileset.sprite(index, Vec2::splat(size)),
+                    Transform::from_xyz(center.x, center.y, -1.0),
+                ));
+                continue;
+            }
             let (color, sprite_size, offset) = match map.get(x, y) {
                 TileKind::Empty => continue,
                 TileKind::Solid => (SOLID, Vec2::splat(size - 1.0), 0.0),
@@ -89,19 +142,35 @@ pub fn body(center: Vec2, half: Vec2, color: Color) -> impl Bundle {
     )
 }
 
+/// The same with a picture of the tileset, tinted `tint` (white: as drawn).
+pub fn pictured_body(center: Vec2, half: Vec2, picture: Sprite, tint: Color) -> impl Bundle {
+    (
+        Aabb::new(center, half),
+        Contacts::default(),
+        BodySprite(tint),
+        Sprite {
+            color: tint,
+            ..picture
+        },
+    )
+}
+
 /// The window size every example opens.
 pub const WINDOW: Vec2 = Vec2::new(1280.0, 720.0);
 
-/// `DefaultPlugins` with a [`WINDOW`]-sized primary window titled `title`.
+/// `DefaultPlugins` with a [`WINDOW`]-sized primary window titled `title`, and pixel art
+/// drawn sharp (nearest sampling).
 pub fn window_plugins(title: &str) -> impl PluginGroup {
-    DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: format!("bevy_platformer_physics: {title}"),
-            resolution: (WINDOW.x as u32, WINDOW.y as u32).into(),
+    DefaultPlugins
+        .set(WindowPlugin {
+            primary_window: Some(Window {
+                title: format!("bevy_platformer_physics: {title}"),
+                resolution: (WINDOW.x as u32, WINDOW.y as u32).into(),
+                ..default()
+            }),
             ..default()
-        }),
-        ..default()
-    })
+        })
+        .set(ImagePlugin::default_nearest())
 }
 
 /// A 2D camera that fits the whole map in the window right of the debug panel.

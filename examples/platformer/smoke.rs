@@ -1,7 +1,8 @@
 //! The platformer's window test: with `PLATFORMER_SMOKE=<png>` the demo runs one fixed step a
-//! frame, plays a fixed script of key presses and mouse clicks, takes a screenshot, checks
-//! that the scene and the panel were really drawn and that the script had its effects, saves
-//! the PNG, prints `SMOKE OK` or `SMOKE FAIL` and exits 0 or 1.
+//! frame, waits for its Tiled level to load, plays a fixed script of key presses and mouse
+//! clicks, saves the edited level, takes a screenshot, checks that the level's tiles, the
+//! character and the panel were really drawn and that the script had its effects (the saved
+//! level has the edits), saves the PNG, prints `SMOKE OK` or `SMOKE FAIL` and exits 0 or 1.
 
 use std::path::PathBuf;
 
@@ -10,7 +11,8 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy_platformer_physics::prelude::*;
 
-use super::{Player, TILE};
+use super::{LevelFile, Player, TILE};
+use bevy_platformer_physics::levels::ascii;
 
 /// Frames of the script.
 const RECORD_START: u32 = 5;
@@ -19,6 +21,7 @@ const JUMP: u32 = 62;
 const CLONE: u32 = 80;
 const PLACE_SOLID: u32 = 90;
 const PLACE_ONE_WAY: u32 = 96;
+const SAVE: u32 = 110;
 const SHOOT: u32 = 160;
 const GIVE_UP: u32 = 900;
 /// Tiles the script places: a solid one and a one-way one, in open air.
@@ -52,6 +55,11 @@ pub fn install(app: &mut App, shot: PathBuf) {
         .add_systems(PreUpdate, play_script.after(InputSystems));
 }
 
+/// Where the window test saves the edited level: next to its screenshot.
+fn saved_level(shot: &std::path::Path) -> PathBuf {
+    shot.with_extension("level.txt")
+}
+
 fn tile_center(t: IVec2) -> Vec2 {
     t.as_vec2() * TILE + TILE / 2.0
 }
@@ -59,12 +67,24 @@ fn tile_center(t: IVec2) -> Vec2 {
 fn play_script(
     mut commands: Commands,
     mut script: ResMut<Script>,
-    mut keys: ResMut<ButtonInput<KeyCode>>,
-    mut mouse: ResMut<ButtonInput<MouseButton>>,
-    mut cursor: ResMut<ScriptedCursor>,
+    (mut keys, mut mouse): (
+        ResMut<ButtonInput<KeyCode>>,
+        ResMut<ButtonInput<MouseButton>>,
+    ),
+    (mut cursor, mut file): (ResMut<ScriptedCursor>, ResMut<LevelFile>),
     players: Query<&Aabb, With<Player>>,
     mut exit: MessageWriter<AppExit>,
+    mut waited: Local<u32>,
 ) {
+    // The script starts once the level is loaded and the character stands in it.
+    if players.is_empty() && script.frame == 0 {
+        *waited += 1;
+        if *waited == GIVE_UP {
+            println!("SMOKE FAIL: no character after {GIVE_UP} frames (the level did not load)");
+            exit.write(AppExit::from_code(1));
+        }
+        return;
+    }
     script.frame += 1;
     let f = script.frame;
     // Releases first, so a press lasts exactly the frames the script says.
@@ -83,6 +103,10 @@ fn play_script(
         PLACE_ONE_WAY => {
             cursor.0 = Some(tile_center(ONE_WAY_AT));
             mouse.press(MouseButton::Middle);
+        }
+        SAVE => {
+            file.save_to = Some(saved_level(&script.shot));
+            file.save = true;
         }
         SHOOT if !script.shooting => {
             script.shooting = true;
@@ -105,6 +129,7 @@ fn check_and_save(
     players: Query<&Aabb, With<Player>>,
     map: Res<TileMap>,
     stats: Res<PhysicsStats>,
+    (images, tileset): (Res<Assets<Image>>, Res<super::common::Tileset>),
     mut exit: MessageWriter<AppExit>,
 ) {
     let mut failures = Vec::new();
@@ -113,21 +138,29 @@ fn check_and_save(
     let pixel = |x: u32, y: u32| super::common::pixel(image, x, y);
     let near = |p: [i32; 3], q: [i32; 3]| super::common::near(p, q, 24);
     let as_rgb = super::common::rgb;
-    let (solid, background) = (
-        as_rgb(super::common::SOLID),
-        as_rgb(super::common::BACKGROUND),
-    );
-    // The character and its clones, opaque or half transparent (touching another body).
-    let looks = [super::PLAYER, super::CLONE].map(as_rgb);
-    let blend = |c: [i32; 3]| [0, 1, 2].map(|i| (c[i] + background[i]) / 2);
-    let player_colors = [looks[0], looks[1], blend(looks[0]), blend(looks[1])];
+    let background = as_rgb(super::common::BACKGROUND);
+    // The solid tiles' picture: every colour of it (drawn sharp, two screen pixels a texel).
+    let mut solid: Vec<[i32; 3]> = Vec::new();
+    if let Some(sheet) = images.get(&tileset.image) {
+        for y in 0..16 {
+            for x in 0..16 {
+                let c = super::common::pixel(sheet, x, y);
+                if !solid.contains(&c) {
+                    solid.push(c);
+                }
+            }
+        }
+    }
+    // The character and its clones: their picture is the only bright blue of the scene
+    // (whether tinted, or half transparent while touching another body).
+    let character = |p: [i32; 3]| p[2] > 120 && p[2] > p[0] + 60 && p[2] > p[1] + 30;
     let (mut solid_px, mut player_px, mut background_px, mut sampled) = (0u32, 0u32, 0u32, 0u32);
     for y in (0..h).step_by(2) {
         for x in (0..w).step_by(2) {
             let p = pixel(x, y);
             sampled += 1;
-            solid_px += near(p, solid) as u32;
-            player_px += player_colors.iter().any(|&c| near(p, c)) as u32;
+            solid_px += solid.iter().any(|&c| near(p, c)) as u32;
+            player_px += character(p) as u32;
             background_px += near(p, background) as u32;
         }
     }
@@ -181,6 +214,18 @@ fn check_and_save(
     }
     if map.get(ONE_WAY_AT.x, ONE_WAY_AT.y) != TileKind::OneWay {
         failures.push("middle click did not place a one-way tile".into());
+    }
+    match std::fs::read_to_string(saved_level(&script.shot)) {
+        Ok(text) => match ascii::parse(&text, "saved.txt".as_ref()) {
+            Ok(saved) => {
+                let kinds = [SOLID_AT, ONE_WAY_AT].map(|t| saved.map.get(t.x, t.y));
+                if kinds != [TileKind::Solid, TileKind::OneWay] {
+                    failures.push(format!("the saved level lacks the edits: {kinds:?}"));
+                }
+            }
+            Err(e) => failures.push(format!("the saved level does not load: {e}")),
+        },
+        Err(e) => failures.push(format!("no saved level: {e}")),
     }
     if stats.bodies < 8 {
         failures.push(format!("only {} bodies in the partition", stats.bodies));

@@ -16,7 +16,7 @@
 //! the body you click: its `Aabb`, `Velocity`, `PushFlags` (this step and last) and every
 //! `CollisionData` of its last pair detection (whether or not it has `Contacts`). It counts the
 //! [`Squished`](crate::Squished) episodes and names the last one and what pressed it, and the
-//! bodies overlay flashes a squished body red for [`FLASH_SECONDS`] ([`SquishLog`]). Pointer
+//! overlay flashes a squished body red for [`FLASH_SECONDS`] ([`SquishLog`]). Pointer
 //! input over the panel belongs to the panel: guard your own mouse systems with
 //! `not(bevy_egui::input::egui_wants_any_pointer_input)`.
 

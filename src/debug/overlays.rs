@@ -93,12 +93,12 @@ pub(super) fn draw_overlays(
                 AIRBORNE
             };
             gizmos.rect_2d(c, h * 2.0, color);
-            // A squished body flashes: a red box around it that fades out.
-            let flash = squishes.flash(entity);
-            if flash > 0.0 {
-                let grow = 2.0 + 4.0 * flash;
-                gizmos.rect_2d(c, h * 2.0 + grow, SQUISHED.with_alpha(flash));
-            }
+        }
+        // A squished body flashes, whatever overlays are on: a red box around it that fades.
+        let flash = squishes.flash(entity);
+        if flash > 0.0 {
+            let grow = 2.0 + 4.0 * flash;
+            gizmos.rect_2d(c, h * 2.0 + grow, SQUISHED.with_alpha(flash));
         }
         if overlays.velocities && velocity.length_squared() > 1.0 {
             gizmos.arrow_2d(c, c + velocity.0 * 0.1, VELOCITY);

@@ -11,6 +11,7 @@
 //! | `G` | a circular sensor (radius 1.25 tiles), named `G` |
 //! | `K` | a kinematic platform (3 x 0.5 tiles) going 4 tiles right and back, at 50 units a second (scaled with the tile size) |
 //! | `V` | the same, going 4 tiles up and back |
+//! | `k`, `v` | the same as `K` and `V`, one-way ([`OneWayPlatform`](crate::OneWayPlatform)) |
 //!
 //! An optional first line `tile_size: 16` sets the tile side in world units (default 16).
 //! Every object character stands on an empty tile.
@@ -23,6 +24,9 @@ use std::path::Path;
 use super::{Level, LevelError, LevelObject, ObjectKind, read_file};
 use crate::sensors::SensorShape;
 use crate::tiles::{TileKind, TileMap};
+
+/// The characters that stand for objects.
+const OBJECTS: &str = "PBGKVkv";
 
 /// The tile side of a level without a `tile_size:` line.
 pub const DEFAULT_TILE_SIZE: f32 = 16.0;
@@ -84,7 +88,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Level, LevelError> {
     };
     let mut placed = Vec::new();
     let map = TileMap::from_ascii_with(text, tile, |ch, at| {
-        "PBGKV".contains(ch).then(|| {
+        OBJECTS.contains(ch).then(|| {
             placed.push((ch, at));
             TileKind::Empty
         })
@@ -98,6 +102,59 @@ pub fn parse(text: &str, path: &Path) -> Result<Level, LevelError> {
         .map(|(ch, at)| object(ch, map.origin() + (at.as_vec2() + 0.5) * tile, tile))
         .collect();
     Ok(Level { map, objects })
+}
+
+/// The ASCII text of `level` (see [the module](self)), which [`parse`] reads back as the same
+/// level: what the demo's "Save level" button writes after tile edits.
+///
+/// Every tile is written as its character (an empty one as `.`, so every line is as long as
+/// the map is wide), then every object that an ASCII level can hold (one
+/// named by its character, `P`, `B`, `G`, `K`, `V`, `k` or `v`, as [`parse`] names them) as its character
+/// on the tile under its centre, over whatever tile is there. A `tile_size:` line comes first
+/// when the tile side is not [`DEFAULT_TILE_SIZE`]. The map's origin is not written (an ASCII
+/// level starts at zero).
+///
+/// ```
+/// use bevy_platformer_physics::levels::ascii;
+///
+/// let text = "tile_size: 8\n#P.B#\n#-H.#\n#####\n";
+/// let level = ascii::parse(text, "inline.txt".as_ref()).unwrap();
+/// assert_eq!(ascii::write(&level), text);
+/// ```
+pub fn write(level: &Level) -> String {
+    let map = &level.map;
+    let (width, height) = (map.width() as usize, map.height() as usize);
+    let mut rows = vec![vec!['.'; width]; height];
+    for (y, row) in rows.iter_mut().enumerate() {
+        for (x, ch) in row.iter_mut().enumerate() {
+            *ch = match map.get(x as i32, y as i32) {
+                TileKind::Solid => '#',
+                TileKind::OneWay => '-',
+                TileKind::Ladder => 'H',
+                TileKind::Empty => '.',
+            };
+        }
+    }
+    for object in &level.objects {
+        let mut chars = object.name.chars();
+        let (Some(ch), None) = (chars.next(), chars.next()) else {
+            continue;
+        };
+        let at = ((object.center - map.origin()) / map.tile_size()).floor();
+        let inside = at.cmpge(Vec2::ZERO).all() && at.x < width as f32 && at.y < height as f32;
+        if OBJECTS.contains(ch) && inside {
+            rows[at.y as usize][at.x as usize] = ch;
+        }
+    }
+    let mut text = String::new();
+    if map.tile_size() != DEFAULT_TILE_SIZE {
+        text.push_str(&format!("tile_size: {}\n", map.tile_size()));
+    }
+    for row in rows.iter().rev() {
+        text.extend(row);
+        text.push('\n');
+    }
+    text
 }
 
 /// The object a character stands for, centred on its tile.
@@ -114,11 +171,20 @@ fn object(ch: char, center: Vec2, tile: f32) -> LevelObject {
             )
         }
         _ => {
-            let axis = if ch == 'K' { Vec2::X } else { Vec2::Y };
+            let axis = if ch.eq_ignore_ascii_case(&'K') {
+                Vec2::X
+            } else {
+                Vec2::Y
+            };
             let path = vec![center, center + 4.0 * tile * axis];
             let speed = 50.0 * scale;
+            let one_way = ch.is_ascii_lowercase();
             (
-                ObjectKind::Platform { path, speed },
+                ObjectKind::Platform {
+                    path,
+                    speed,
+                    one_way,
+                },
                 Vec2::new(1.5, 0.25) * tile,
             )
         }

@@ -75,6 +75,9 @@ pub enum ObjectKind {
         path: Vec<Vec2>,
         /// Units per second.
         speed: f32,
+        /// It is a [`OneWayPlatform`](crate::OneWayPlatform): bodies jump up through it and
+        /// land on it.
+        one_way: bool,
     },
 }
 

@@ -4,6 +4,7 @@ use bevy::prelude::*;
 
 use super::{Level, LevelObject, ObjectKind};
 use crate::body::{Aabb, Kinematic, Velocity};
+use crate::one_way::OneWayPlatform;
 use crate::schedule::PhysicsSystems;
 use crate::sensors::Sensor;
 
@@ -30,7 +31,7 @@ pub struct SpawnPoint;
 pub struct LevelCrate;
 
 /// A kinematic body that goes along `path` at `speed`, back and forth (a level's `platform`
-/// object). Its velocity is set before each physics step so that it reaches each point
+/// object; with [`OneWayPlatform`] when the object is one-way). Its velocity is set before each physics step so that it reaches each point
 /// exactly, then turns to the next.
 #[derive(Component, Clone, Debug, PartialEq)]
 pub struct PathPlatform {
@@ -161,8 +162,12 @@ fn spawn_object(commands: &mut Commands, object: &LevelObject) {
         ObjectKind::Sensor(shape) => {
             commands.spawn((FromLevel, name, Sensor { shape: *shape }, at));
         }
-        ObjectKind::Platform { path, speed } => {
-            commands.spawn((
+        ObjectKind::Platform {
+            path,
+            speed,
+            one_way,
+        } => {
+            let mut platform = commands.spawn((
                 FromLevel,
                 name,
                 Aabb::new(object.center, object.half_extents),
@@ -170,6 +175,9 @@ fn spawn_object(commands: &mut Commands, object: &LevelObject) {
                 Kinematic,
                 PathPlatform::new(path.clone(), *speed),
             ));
+            if *one_way {
+                platform.insert(OneWayPlatform);
+            }
         }
     }
 }

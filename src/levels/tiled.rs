@@ -312,10 +312,15 @@ fn place(
                     float(&object.properties, "height", 8.0),
                 ) / 2.0;
                 let speed = float(&object.properties, "speed", 50.0);
+                let one_way = matches!(
+                    object.properties.get("one_way"),
+                    Some(PropertyValue::BoolValue(true))
+                );
                 Some((
                     ObjectKind::Platform {
                         path: path.clone(),
                         speed,
+                        one_way,
                     },
                     path[0],
                     half,
