@@ -338,3 +338,60 @@ fn an_edited_level_written_and_read_again_has_the_edits_and_the_objects() {
     let again = ascii::parse(&written, "edited.txt".as_ref()).unwrap();
     assert_eq!(again, level);
 }
+
+/// With Bevy's file watcher (feature `hot_reload`): the level file rewritten on disk while the
+/// game runs is applied again, under resting bodies, as an editor's save would.
+#[cfg(feature = "hot_reload")]
+#[test]
+fn hot_reload_applies_a_level_file_rewritten_on_disk() {
+    let root = std::env::temp_dir().join(format!("hot-reload-{}", std::process::id()));
+    let levels = root.join("levels");
+    std::fs::create_dir_all(&levels).unwrap();
+    let original = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/levels/articles.txt");
+    let text = std::fs::read_to_string(original).unwrap();
+    let file = levels.join("room.txt");
+    std::fs::write(&file, &text).unwrap();
+    let mut app = level_app(root.to_str().unwrap());
+    apply(&mut app, "levels/room.txt");
+    let bodies: Vec<Entity> = [24.0, 88.0, 240.0, 264.0, 296.0, 360.0]
+        .into_iter()
+        .map(|x| still_box(&mut app, Vec2::new(x, 40.0)))
+        .collect();
+    step(&mut app, 120);
+    assert_eq!(count::<With<FromLevel>>(&mut app), 6);
+    // The floor raised by one tile under every body, saved over the file.
+    let mut level = ascii::parse(&text, &file).unwrap();
+    level
+        .map
+        .fill(IVec2::new(1, 1), IVec2::new(22, 1), TileKind::Solid);
+    let written = ascii::write(&level);
+    std::fs::write(&file, &written).unwrap();
+    // An object's character stands on an empty tile: what the file now holds.
+    let on_disk = ascii::parse(&written, &file).unwrap().map;
+    let started = std::time::Instant::now();
+    while app.world().resource::<TileMap>().get(5, 1) != TileKind::Solid {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the file watcher never reloaded the level"
+        );
+        app.update();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(*app.world().resource::<TileMap>(), on_disk);
+    assert_eq!(count::<With<FromLevel>>(&mut app), 6, "its objects, once");
+    step(&mut app, 10);
+    let map = app.world().resource::<TileMap>().clone();
+    for &body in &bodies {
+        let aabb = *app.world().get::<Aabb>(body).unwrap();
+        assert!(!map_overlaps_solid(&map, &aabb), "{body}: {aabb:?}");
+        let under = map.tile_at(Vec2::new(aabb.center.x, 24.0));
+        if map.get(under.x, under.y) == TileKind::Solid {
+            assert!(
+                aabb.min().y >= 32.0 - 1e-3,
+                "{body}: {aabb:?} under the floor"
+            );
+        }
+    }
+    verify_partition(&mut app).expect("the partition agrees with the bodies");
+    std::fs::remove_dir_all(&root).ok();
+}

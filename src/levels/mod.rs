@@ -83,7 +83,8 @@ pub enum ObjectKind {
 
 /// Loads levels from `.txt` and `.tmx` files, and keeps the world on the [`CurrentLevel`]: its
 /// map becomes the [`TileMap`] resource and its objects are spawned (marked [`FromLevel`]),
-/// replacing the last level's, whenever the current level is set, loaded or changes on disk.
+/// replacing the last level's, whenever the current level is set, loaded or changes on disk
+/// (with the crate's `hot_reload` feature, or Bevy's `file_watcher`).
 /// Bodies the game spawned itself stay; the physics pushes them out of tiles that became solid
 /// under them. [`PathPlatform`]s are moved before the physics step.
 ///
