@@ -4,7 +4,8 @@
 //!
 //! The level is `assets/levels/demo.tmx` (a Tiled map), loaded through the asset server; set
 //! `PLATFORMER_LEVEL` to another file under `assets/` (`levels/castle.tmx`, `levels/demo.txt`)
-//! to play that one. The camera follows the character.
+//! to play that one. The camera follows the character, and bodies are drawn smoothly between
+//! fixed steps (`InterpolationPlugin`).
 //!
 //! ```sh
 //! cargo run --example platformer --features debug
@@ -37,6 +38,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
 use bevy_platformer_physics::debug::{DebugOverlays, DebugPlugin, body_at, cursor_world_position};
+use bevy_platformer_physics::interpolation::{InterpolationPlugin, TranslationInterpolation};
 use bevy_platformer_physics::levels::{
     CurrentLevel, Level, LevelApplied, LevelCrate, LevelPlugin, PathPlatform, SpawnPoint, ascii,
 };
@@ -102,6 +104,7 @@ fn main() -> AppExit {
             DebugPlugin::default(),
             SpritesPlugin,
             LevelPlugin,
+            InterpolationPlugin,
         ))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         // The game as it looks: the overlays start off (but the sensors), the panel on.
@@ -184,6 +187,7 @@ fn spawn_character(
         Leader,
         Name::new("character"),
         pictured_body(at.translation.truncate(), size.0 / 2.0, picture, PLAYER),
+        TranslationInterpolation,
     ));
 }
 
@@ -202,31 +206,36 @@ fn dress_level_bodies(
     for (entity, aabb) in &crates {
         let picture = tileset.sprite(CRATE_SPRITE, aabb.size());
         let look = pictured_body(aabb.center, aabb.half_extents, picture, Color::WHITE);
-        commands.entity(entity).insert(look);
+        commands
+            .entity(entity)
+            .insert((look, TranslationInterpolation));
     }
     for (entity, aabb, one_way) in &platforms {
         let color = if one_way { LIFT } else { PLATFORM };
-        commands
-            .entity(entity)
-            .insert((BodySprite(color), Sprite::from_color(color, aabb.size())));
+        commands.entity(entity).insert((
+            BodySprite(color),
+            Sprite::from_color(color, aabb.size()),
+            TranslationInterpolation,
+        ));
     }
 }
 
 /// The camera follows the character, keeping it in the middle of the window right of the
 /// panel, and stays over the map.
 fn follow_leader(
-    leader: Query<&Aabb, With<Leader>>,
+    leader: Query<&Transform, (With<Leader>, Without<Camera2d>)>,
     mut camera: Single<&mut Transform, With<Camera2d>>,
     map: Res<TileMap>,
 ) {
-    let Some(aabb) = leader.iter().next() else {
+    // Where the character is drawn (smoothed between steps), not its step's position.
+    let Some(drawn) = leader.iter().next().map(|t| t.translation.truncate()) else {
         return;
     };
     // The view, in world units, and the part of it right of the panel.
     let view = common::WINDOW / ZOOM;
     let panel = PANEL / ZOOM;
     let bounds = map.bounds();
-    let mut center = aabb.center - Vec2::new(panel / 2.0, 0.0);
+    let mut center = drawn - Vec2::new(panel / 2.0, 0.0);
     for axis in 0..2 {
         let (lo, hi) = (bounds.min[axis], bounds.max[axis]);
         let half = view[axis] / 2.0;
@@ -308,7 +317,7 @@ fn spawn_clone(
         let at = first.center + Vec2::new(0.0, first.half_extents.y * 2.0 + 4.0);
         let picture = tileset.sprite(CHARACTER_SPRITE, size);
         let look = pictured_body(at, size / 2.0, picture, CLONE);
-        commands.spawn((Player, Name::new("clone"), look));
+        commands.spawn((Player, Name::new("clone"), look, TranslationInterpolation));
     }
 }
 

@@ -113,6 +113,8 @@ pub mod flags;
 pub mod friction;
 pub mod geometry;
 mod integrate;
+#[cfg(feature = "interpolation")]
+pub mod interpolation;
 pub mod layers;
 #[cfg(feature = "levels")]
 pub mod levels;

@@ -13,6 +13,7 @@ mod diagnostics;
 mod fit;
 mod ghost;
 mod gravity;
+mod interpolation;
 mod jumps;
 mod ladders;
 mod landing;
