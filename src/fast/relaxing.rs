@@ -8,7 +8,7 @@ use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 use crate::body::BodySwitches;
 use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
 use crate::fast::snapshot::ContactLayout;
-use crate::geometry::{pair_skin, signed_overlap_within, skin_at};
+use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::partition::Partition;
 use crate::response::relax::{ALL_SIDES, Mobility, Piece};
 use crate::tiles::collide::PassThrough;
@@ -138,19 +138,38 @@ impl ContactLayout {
 }
 
 /// The pairs the response made: pairs touching where the response left the bodies that
-/// detection did not find (never with a one-way platform). Only a body the response moved can be in one, so only those are
-/// searched, in the partition (where every body is filed where it now is), each in the cells
-/// its box covers grown by its contact tolerance. Each pair is listed from both ends, in slot
-/// order; relaxation's outcome does not depend on the order of a body's partners, nor on a
-/// partner listed twice.
+/// detection did not find (never with a one-way platform). Only a body the response moved can
+/// be in one. They are searched cell by cell of the partition (where every body is filed
+/// where it now is, in the cells its box grown by its contact tolerance covers, so two bodies
+/// touching share a cell): each cell's bodies are read once into a short list, and each pair
+/// of them with a moved body is tested there. Each pair is listed once from both ends, in slot
+/// order, as the reference step lists them: the order in which relaxation settles a body's
+/// pairs is part of its outcome.
 #[derive(Default)]
 pub(crate) struct MadePairs {
-    /// What each piece of the search found: (slot, partner slot).
-    found: Vec<Vec<(u32, u32)>>,
+    /// What each piece of the search found, and the cell it reads: (slot, partner slot).
+    pieces: Vec<SearchPiece>,
     /// Every pair from both ends, sorted.
     pairs: Vec<(u32, u32)>,
     /// Slot `k`'s partners are `pairs[starts[k]..starts[k + 1]]`.
     starts: Vec<u32>,
+}
+
+/// One piece of the search: the pairs it found, and the cell it is reading.
+#[derive(Default)]
+pub(crate) struct SearchPiece {
+    found: Vec<(u32, u32)>,
+    cell: Vec<Resident>,
+}
+
+/// A body of the cell being searched: its slot, box where the response left it, and whether
+/// the response moved it.
+#[derive(Clone, Copy)]
+struct Resident {
+    slot: u32,
+    center: Vec2,
+    half: Vec2,
+    moved: bool,
 }
 
 impl MadePairs {
@@ -164,47 +183,70 @@ impl MadePairs {
         threads: Threads,
     ) {
         let slots = pieces.len();
-        self.found.resize_with(CHUNKS, Vec::new);
-        for_each_chunk(&mut self.found, threads, |i, found| {
+        let dims = partition.dims();
+        let cells = (dims.x * dims.y) as usize;
+        self.pieces.resize_with(CHUNKS, SearchPiece::default);
+        for_each_chunk(&mut self.pieces, threads, |i, piece| {
+            let SearchPiece { found, cell } = piece;
             found.clear();
-            for k in chunk_range(i, CHUNKS, slots) {
-                if layout.ended[k].moved.load(Relaxed) != MOVED {
+            for flat in chunk_range(i, CHUNKS, cells) {
+                let list = partition.cell_at_flat(flat);
+                if list.len() < 2 {
                     continue;
                 }
-                let me = pieces[k];
-                let skin = skin_at(touch, me.center);
-                let range =
-                    partition.cell_range(me.center - me.half - skin, me.center + me.half + skin);
-                let links = layout.now.links_of(k);
-                let layers = layout.snaps[k].layers;
-                for (_, other) in partition.bodies_in(range) {
-                    let Some(j) = layout.now.slot(other) else {
+                cell.clear();
+                let mut any_moved = false;
+                for &entity in list {
+                    let Some(k) = layout.now.slot(entity) else {
                         continue;
                     };
-                    if j == k
-                        || !layers.interacts_with(layout.snaps[j].layers)
-                        || layout.snaps[k].one_way
-                        || layout.snaps[j].one_way
-                        || links.iter().any(|l| l.other as usize == j)
-                    {
-                        continue;
-                    }
-                    let them = pieces[j];
-                    let skin = pair_skin(touch, me.center, them.center);
-                    if signed_overlap_within(me.center, me.half, them.center, them.half, skin)
-                        .is_some()
-                    {
-                        found.push((k as u32, j as u32));
+                    let moved = layout.ended[k].moved.load(Relaxed) == MOVED;
+                    any_moved |= moved;
+                    let Piece { center, half, .. } = pieces[k];
+                    let slot = k as u32;
+                    cell.push(Resident {
+                        slot,
+                        center,
+                        half,
+                        moved,
+                    });
+                }
+                if !any_moved {
+                    continue;
+                }
+                for (at, a) in cell.iter().enumerate() {
+                    for b in &cell[at + 1..] {
+                        if !(a.moved || b.moved) {
+                            continue;
+                        }
+                        let skin = pair_skin(touch, a.center, b.center);
+                        if signed_overlap_within(a.center, a.half, b.center, b.half, skin).is_none()
+                        {
+                            continue;
+                        }
+                        let (k, j) = (a.slot.min(b.slot), a.slot.max(b.slot));
+                        let (sk, sj) = (&layout.snaps[k as usize], &layout.snaps[j as usize]);
+                        let detected =
+                            || (layout.now.links_of(k as usize).iter()).any(|l| l.other == j);
+                        if sk.layers.interacts_with(sj.layers)
+                            && !(sk.one_way || sj.one_way)
+                            && !detected()
+                        {
+                            found.push((k, j));
+                        }
                     }
                 }
             }
         });
         self.pairs.clear();
-        for &(k, j) in self.found.iter().flatten() {
-            self.pairs.push((k, j));
-            self.pairs.push((j, k));
+        for piece in &self.pieces {
+            for &(k, j) in &piece.found {
+                self.pairs.push((k, j));
+                self.pairs.push((j, k));
+            }
         }
         self.pairs.sort_unstable();
+        self.pairs.dedup();
         self.starts.clear();
         self.starts.resize(slots + 1, 0);
         for &(k, _) in &self.pairs {
