@@ -43,7 +43,9 @@ use bevy_platformer_physics::levels::{
     CurrentLevel, Level, LevelApplied, LevelCrate, LevelPlugin, PathPlatform, SpawnPoint, ascii,
 };
 use bevy_platformer_physics::prelude::*;
-use common::{BodySprite, CHARACTER_SPRITE, CRATE_SPRITE, SpritesPlugin, Tileset, pictured_body};
+use common::{
+    CHARACTER_SPRITE, CRATE_SPRITE, PLATFORM_SPRITE, SpritesPlugin, Tileset, pictured_body,
+};
 
 const TILE: f32 = 16.0;
 /// The width the debug panel takes at the left of the window.
@@ -55,8 +57,8 @@ const DEFAULT_LEVEL: &str = "levels/demo.tmx";
 /// The character's tint: its picture as drawn; clones are lighter.
 const PLAYER: Color = Color::WHITE;
 const CLONE: Color = Color::srgb(0.6, 0.8, 1.0);
-const PLATFORM: Color = Color::srgb(1.0, 0.6, 0.15);
-const LIFT: Color = Color::srgb(0.25, 0.7, 0.75);
+const PLATFORM: Color = Color::srgb(1.0, 0.75, 0.45);
+const LIFT: Color = Color::srgb(0.55, 0.9, 0.95);
 const WALK: f32 = 130.0;
 const CLIMB: f32 = 90.0;
 const JUMP: f32 = 360.0;
@@ -191,8 +193,8 @@ fn spawn_character(
     ));
 }
 
-/// Draws what the level spawned: crates with their picture, platforms as boxes (the one-way
-/// ones in the one-way tiles' colour).
+/// Draws what the level spawned with the tileset's pictures: crates, and platforms (the
+/// one-way ones tinted like the one-way tiles).
 #[allow(
     clippy::type_complexity,
     reason = "a system's queries: the bodies the level just spawned"
@@ -211,12 +213,13 @@ fn dress_level_bodies(
             .insert((look, TranslationInterpolation));
     }
     for (entity, aabb, one_way) in &platforms {
-        let color = if one_way { LIFT } else { PLATFORM };
-        commands.entity(entity).insert((
-            BodySprite(color),
-            Sprite::from_color(color, aabb.size()),
-            TranslationInterpolation,
-        ));
+        // The steel plate, tinted: the one-way ones like the one-way tiles.
+        let tint = if one_way { LIFT } else { PLATFORM };
+        let picture = tileset.sprite(PLATFORM_SPRITE, aabb.size());
+        let look = pictured_body(aabb.center, aabb.half_extents, picture, tint);
+        commands
+            .entity(entity)
+            .insert((look, TranslationInterpolation));
     }
 }
 

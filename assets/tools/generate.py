@@ -4,7 +4,7 @@
     python3 assets/tools/generate.py
 
 - sprites/tiles.png: the 16 x 16 tileset (solid, one-way, ladder, decoration, crate,
-  character), drawn here.
+  character, platform), drawn here.
 - levels/tiles.tsx: the Tiled tileset over it, each tile's `kind` property set.
 - levels/<name>.tmx for each levels/<name>.txt: the same tiles and objects, as a Tiled map
   (objects: spawn points, crates, sensors, platform paths), so both formats load to the same
@@ -40,7 +40,8 @@ CHARACTER = (89, 153, 255, 255)
 
 
 def tile_pixel(x, y):
-    """Six tiles side by side: brick, plank, ladder, grass tuft, crate, character."""
+    """Seven pictures side by side: brick, plank, ladder, grass tuft, crate, character,
+    platform."""
     kind, u, v = x // TILE, x % TILE, y % TILE
     if kind == 4:  # crate: a frame and a diagonal brace
         frame = u in (0, 1, 14, 15) or v in (0, 1, 14, 15)
@@ -48,6 +49,14 @@ def tile_pixel(x, y):
         if frame or brace:
             return (120, 78, 40, 255)
         return (182, 124, 66, 255)
+    if kind == 6:  # platform: a steel plate, light along its top, with a rivet at each end
+        if v < 2:
+            return (214, 220, 228, 255)
+        if v > 13 or u in (0, 15):
+            return (70, 76, 88, 255)
+        if v in (6, 7, 8, 9) and u in (2, 3, 12, 13):
+            return (90, 96, 108, 255)
+        return (150, 158, 170, 255)
     if kind == 5:  # character: a blue body with a darker outline and two eyes
         if u in (0, 15) or v in (0, 15):
             return (40, 70, 140, 255)
@@ -74,7 +83,7 @@ def tile_pixel(x, y):
 
 
 KINDS = ["solid", "one_way", "ladder"]  # tile ids 0, 1, 2; 3 to 5 have no kind (not tiles)
-COLUMNS = 6
+COLUMNS = 7
 
 
 def tsx():

@@ -31,11 +31,12 @@ pub const ONE_WAY_SPRITE: usize = 1;
 pub const LADDER_SPRITE: usize = 2;
 pub const CRATE_SPRITE: usize = 4;
 pub const CHARACTER_SPRITE: usize = 5;
+pub const PLATFORM_SPRITE: usize = 6;
 
 impl Tileset {
-    /// Loads the tileset (six 16 x 16 pictures in a row).
+    /// Loads the tileset (seven 16 x 16 pictures in a row).
     pub fn load(assets: &AssetServer, layouts: &mut Assets<TextureAtlasLayout>) -> Self {
-        let layout = TextureAtlasLayout::from_grid(UVec2::splat(16), 6, 1, None, None);
+        let layout = TextureAtlasLayout::from_grid(UVec2::splat(16), 7, 1, None, None);
         Self {
             image: assets.load("sprites/tiles.png"),
             layout: layouts.add(layout),
