@@ -102,6 +102,7 @@ macro_rules! internal {
 
 pub mod body;
 pub mod carry;
+pub mod checksum;
 mod collision_events;
 pub mod config;
 pub mod contacts;

@@ -5,6 +5,7 @@ mod common;
 
 mod allocation;
 mod bad_input;
+mod checksum;
 mod collision_events;
 mod corners;
 mod crushing;

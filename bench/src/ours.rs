@@ -71,6 +71,10 @@ pub fn build(scene: &Scene, cell_tiles: u32, variant: Variant) -> App {
                 .chain()
                 .before(PhysicsSystems::Integrate),
         );
+    if std::env::var_os("PILE_CHECKSUM").is_some() {
+        // `PILE_CHECKSUM=1`: the per-step checksum too (inside the timed step).
+        app.add_plugins(bevy_platformer_physics::checksum::PhysicsChecksumPlugin::default());
+    }
     app.insert_resource(scene.tile_map());
     let world = app.world_mut();
     let bodies: Vec<Entity> = world
