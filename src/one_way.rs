@@ -13,7 +13,9 @@
 //! passes.
 //!
 //! Pair detection applies it to the pairs it finds; relaxation, which also separates pairs the
-//! response made, never separates a one-way platform from anything.
+//! response made, never separates a one-way platform from anything. A segment cast
+//! ([`SpatialQuery::cast_segment`](crate::SpatialQuery::cast_segment)) stops at a one-way
+//! platform only when it enters its top face going down, as at a one-way tile.
 //!
 //! [`PhysicsConfig::one_way_tolerance`]: crate::PhysicsConfig::one_way_tolerance
 

@@ -12,6 +12,7 @@ use bevy::prelude::*;
 
 use crate::body::Aabb;
 use crate::layers::{CollisionLayers, LayerMask};
+use crate::one_way::OneWayPlatform;
 use crate::partition::{CellRange, GridAreas, Partition, first_shared_cell};
 use crate::shapes::{BoxShape, cast_segment_box};
 use crate::tiles::{TileMap, cast_segment_tiles};
@@ -135,6 +136,7 @@ pub struct SpatialQuery<'w, 's> {
     map: Res<'w, TileMap>,
     partition: Res<'w, Partition>,
     bodies: NearQuery<'w, 's>,
+    one_way: Query<'w, 's, (), With<OneWayPlatform>>,
 }
 
 impl SpatialQuery<'_, '_> {
@@ -153,7 +155,9 @@ impl SpatialQuery<'_, '_> {
     ///
     /// Tiles: [`TileKind::Solid`](crate::TileKind::Solid) stops it from every side,
     /// [`TileKind::OneWay`](crate::TileKind::OneWay) only when entered through its top face
-    /// going down, ladders never (see [`cast_segment_tiles`]). A tile and a body at the same
+    /// going down, ladders never (see [`cast_segment_tiles`]). Bodies stop it from every side,
+    /// but a [`OneWayPlatform`] only when entered through its top face going down, like a
+    /// one-way tile. A tile and a body at the same
     /// distance: the tile. Bodies at the same distance: the first in partition order. A
     /// segment starting inside a box or solid tile hits it at distance 0 with a zero normal:
     /// leave out the caster with [`QueryFilter::excluding`].
@@ -186,7 +190,9 @@ impl SpatialQuery<'_, '_> {
                 center: aabb.center,
                 half_extents: aabb.half_extents,
             };
+            let one_way = self.one_way.contains(entity);
             if let Some(h) = cast_segment_box(start, end, b)
+                && (!one_way || h.normal == Vec2::Y)
                 && best.is_none_or(|best| h.distance < best.distance)
             {
                 best = Some(CastHit {

@@ -164,6 +164,34 @@ fn cast_segment_returns_the_nearest_body_before_any_tile_filtered_by_layers() {
 }
 
 #[test]
+fn cast_segment_hits_a_one_way_body_only_from_above() {
+    let mut app = app_without_gravity(room());
+    let lift = spawn_kinematic(
+        &mut app,
+        Vec2::new(200.0, 200.0),
+        Vec2::new(24.0, 4.0),
+        Vec2::ZERO,
+    );
+    app.world_mut().entity_mut(lift).insert(OneWayPlatform);
+    step(&mut app, 1);
+    let no_tiles = ALL.without_tiles();
+    with_query(&mut app, |q| {
+        let down = q.cast_segment(Vec2::new(200.0, 260.0), Vec2::new(200.0, 150.0), no_tiles);
+        let down = down.unwrap();
+        assert_eq!(
+            (down.target, down.distance, down.normal),
+            (HitTarget::Body(lift), 56.0, Vec2::Y)
+        );
+        let up = q.cast_segment(Vec2::new(200.0, 150.0), Vec2::new(200.0, 260.0), no_tiles);
+        assert_eq!(up, None, "through from below");
+        let side = q.cast_segment(Vec2::new(150.0, 200.0), Vec2::new(250.0, 200.0), no_tiles);
+        assert_eq!(side, None, "through from the side");
+        let inside = q.cast_segment(Vec2::new(200.0, 201.0), Vec2::new(200.0, 150.0), no_tiles);
+        assert_eq!(inside, None, "starting inside it");
+    });
+}
+
+#[test]
 fn point_and_rect_find_each_body_once_filtered_by_layers() {
     const GHOST: LayerMask = LayerMask::layer(5);
     let mut app = app_without_gravity(empty_map(40, 40));
