@@ -135,6 +135,7 @@ pub mod response;
 #[cfg(not(feature = "internals"))]
 mod response;
 pub mod rest_skipping;
+pub mod rollback;
 pub mod schedule;
 pub mod sensors;
 pub mod shapes;

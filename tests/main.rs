@@ -31,6 +31,7 @@ mod queries;
 mod relaxation;
 mod rest;
 mod riding;
+mod rollback;
 mod seams;
 mod sensors;
 mod sliding;

@@ -35,7 +35,7 @@ pub(crate) struct Link {
 /// Every detected body's contacts at one step, laid out compactly (slot order, each body's
 /// contacts in partner-slot order): what pair detection builds, what the response reads, and what
 /// the next step compares with, without touching the bodies' [`Contacts`].
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Partners {
     /// The body in each slot.
     pub(crate) entities: Vec<Entity>,

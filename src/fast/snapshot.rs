@@ -98,7 +98,7 @@ pub(crate) struct ContactLayout {
     /// (`crate::fast::relaxing`).
     pub(crate) ended: Vec<crate::fast::relaxing::Ended>,
     /// Every body kept its slot at the last detection.
-    kept_before: bool,
+    pub(crate) kept_before: bool,
     /// The body tables as the query matches them: each one's table id, place in the query's
     /// order and length, sorted by table id; then each one's first slot, in the query's order.
     tables: (Vec<(u32, u32, usize)>, Vec<usize>),

@@ -1,0 +1,216 @@
+//! Saving the physics state and going back to it (rollback netcode, replays, tools).
+//!
+//! [`PhysicsSnapshot::take`] saves everything the next steps' outcome depends on: every body's
+//! components (box, velocity, old position, push flags, body state, switches, layers, whether
+//! it is kinematic or one-way), every sensor's contents, the map, the configuration, and the
+//! contacts of the last pair detection (collision events compare the next step's with them).
+//! [`PhysicsSnapshot::restore`] puts it back; the steps that follow are then bit for bit the
+//! steps that followed the snapshot.
+//!
+//! The plugin's caches are not saved: after a restore every body is processed in full at the
+//! next step and filed again in the partition, and a step that processes every body has, by
+//! the contract of rest skipping, the outcome of one that skips the resting ones. A restore
+//! needs the same bodies as the snapshot (the same entities, none more, none less): bring
+//! back or despawn the game's entities first, as a rollback framework does.
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use bevy_platformer_physics::prelude::*;
+//! use bevy_platformer_physics::rollback::PhysicsSnapshot;
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, PhysicsPlugin::default()))
+//!     .insert_resource(TileMap::from_ascii("#....#\n######", 16.0).unwrap());
+//! let body = app
+//!     .world_mut()
+//!     .spawn((Aabb::new(Vec2::new(40.0, 40.0), Vec2::splat(6.0)), Velocity::default()))
+//!     .id();
+//! let saved = PhysicsSnapshot::take(app.world_mut());
+//! for _ in 0..10 {
+//!     app.world_mut().run_schedule(FixedUpdate);
+//! }
+//! let after_ten = *app.world().get::<Aabb>(body).unwrap();
+//! saved.restore(app.world_mut()).unwrap();
+//! assert_eq!(app.world().get::<Aabb>(body).unwrap().center.y, 40.0);
+//! for _ in 0..10 {
+//!     app.world_mut().run_schedule(FixedUpdate);
+//! }
+//! assert_eq!(*app.world().get::<Aabb>(body).unwrap(), after_ten);
+//! ```
+
+use bevy::prelude::*;
+use std::collections::BTreeSet;
+
+use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
+use crate::config::PhysicsConfig;
+use crate::fast::layout::Partners;
+use crate::fast::snapshot::ContactLayout;
+use crate::flags::PushFlags;
+use crate::layers::CollisionLayers;
+use crate::one_way::OneWayPlatform;
+use crate::rest_skipping::RestSkipping;
+use crate::sensors::SensorContents;
+use crate::tiles::TileMap;
+
+/// The physics state at one moment (see the [module](self)).
+#[derive(Clone, Debug)]
+pub struct PhysicsSnapshot {
+    bodies: Vec<Saved>,
+    sensors: Vec<(Entity, SensorContents)>,
+    map: TileMap,
+    config: PhysicsConfig,
+    partners: Partners,
+}
+
+/// One body as saved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Saved {
+    entity: Entity,
+    aabb: Aabb,
+    velocity: Velocity,
+    old: OldPosition,
+    flags: PushFlags,
+    state: BodyState,
+    switches: BodySwitches,
+    layers: Option<CollisionLayers>,
+    kinematic: bool,
+    one_way: bool,
+}
+
+/// Why a snapshot could not be restored: the world's bodies are not the snapshot's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RestoreError {
+    /// A body of the snapshot is not a body any more (despawned, or its `Aabb` removed).
+    Missing(Entity),
+    /// A body that was not in the snapshot.
+    Unknown(Entity),
+}
+
+impl core::fmt::Display for RestoreError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Missing(e) => write!(f, "body {e} of the snapshot is gone"),
+            Self::Unknown(e) => write!(f, "body {e} was not in the snapshot"),
+        }
+    }
+}
+
+impl std::error::Error for RestoreError {}
+
+type BodyRead = (
+    Entity,
+    &'static Aabb,
+    &'static Velocity,
+    &'static OldPosition,
+    &'static PushFlags,
+    &'static BodyState,
+    &'static BodySwitches,
+    Option<&'static CollisionLayers>,
+    Has<Kinematic>,
+    Has<OneWayPlatform>,
+);
+
+impl PhysicsSnapshot {
+    /// Saves the physics state of `world` (between steps).
+    pub fn take(world: &mut World) -> Self {
+        let bodies = (world.query::<BodyRead>().iter(world))
+            .map(
+                |(
+                    entity,
+                    aabb,
+                    velocity,
+                    old,
+                    flags,
+                    state,
+                    switches,
+                    layers,
+                    kinematic,
+                    one_way,
+                )| {
+                    Saved {
+                        entity,
+                        aabb: *aabb,
+                        velocity: *velocity,
+                        old: *old,
+                        flags: *flags,
+                        state: *state,
+                        switches: *switches,
+                        layers: layers.copied(),
+                        kinematic,
+                        one_way,
+                    }
+                },
+            )
+            .collect();
+        let sensors = (world.query::<(Entity, &SensorContents)>().iter(world))
+            .map(|(e, c)| (e, c.clone()))
+            .collect();
+        Self {
+            bodies,
+            sensors,
+            map: world.resource::<TileMap>().clone(),
+            config: world.resource::<PhysicsConfig>().clone(),
+            partners: world.resource::<ContactLayout>().now.clone(),
+        }
+    }
+
+    /// The number of bodies saved.
+    pub fn bodies(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Puts the saved state back into `world`. Fails, changing nothing, when the world's
+    /// bodies are not the snapshot's.
+    pub fn restore(&self, world: &mut World) -> Result<(), RestoreError> {
+        let saved: BTreeSet<Entity> = self.bodies.iter().map(|b| b.entity).collect();
+        let now: BTreeSet<Entity> =
+            (world.query_filtered::<Entity, With<Aabb>>().iter(world)).collect();
+        if let Some(&e) = saved.difference(&now).next() {
+            return Err(RestoreError::Missing(e));
+        }
+        if let Some(&e) = now.difference(&saved).next() {
+            return Err(RestoreError::Unknown(e));
+        }
+        for body in &self.bodies {
+            let mut entity = world.entity_mut(body.entity);
+            entity.insert((
+                body.aabb,
+                body.velocity,
+                body.old,
+                body.flags,
+                body.state,
+                body.switches,
+            ));
+            match body.layers {
+                Some(layers) => entity.insert(layers),
+                None => entity.remove::<CollisionLayers>(),
+            };
+            match body.kinematic {
+                true => entity.insert(Kinematic),
+                false => entity.remove::<Kinematic>(),
+            };
+            match body.one_way {
+                true => entity.insert(OneWayPlatform),
+                false => entity.remove::<OneWayPlatform>(),
+            };
+        }
+        for (entity, contents) in &self.sensors {
+            if let Ok(mut e) = world.get_entity_mut(*entity) {
+                e.insert(contents.clone());
+            }
+        }
+        if *world.resource::<TileMap>() != self.map {
+            world.insert_resource(self.map.clone());
+        }
+        if *world.resource::<PhysicsConfig>() != self.config {
+            world.insert_resource(self.config.clone());
+        }
+        let mut layout = world.resource_mut::<ContactLayout>();
+        layout.now = self.partners.clone();
+        // The slot tables are rebuilt at the next detection.
+        layout.kept_before = false;
+        // Every body is processed in full at the next step (see the module).
+        world.resource_mut::<RestSkipping>().set_changed();
+        Ok(())
+    }
+}
