@@ -159,6 +159,24 @@ impl PhysicsSnapshot {
         self.bodies.len()
     }
 
+    /// About how much memory it holds, in bytes: the bodies, the sensors' lists, the map's
+    /// tiles and the contacts.
+    pub fn size_bytes(&self) -> usize {
+        let sensors: usize = (self.sensors.iter())
+            .map(|(_, c)| size_of::<(Entity, SensorContents)>() + c.bodies().len() * 8)
+            .sum();
+        let map = (self.map.width() * self.map.height()) as usize;
+        let partners = &self.partners;
+        size_of::<Self>()
+            + self.bodies.len() * size_of::<Saved>()
+            + sensors
+            + map
+            + partners.entities.len() * size_of::<Entity>()
+            + partners.slot_of.len() * 4
+            + partners.starts.len() * 4
+            + partners.links.len() * size_of::<crate::fast::layout::Link>()
+    }
+
     /// Puts the saved state back into `world`. Fails, changing nothing, when the world's
     /// bodies are not the snapshot's.
     pub fn restore(&self, world: &mut World) -> Result<(), RestoreError> {

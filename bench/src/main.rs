@@ -357,6 +357,9 @@ fn run_one(engine: &str, n: usize) -> Run {
     if ours.is_some() && std::env::var_os("PILE_HASH").is_some() {
         eprintln!("state hash: {:#018x}", ours::state_hash(&mut app));
     }
+    if ours.is_some() && std::env::var_os("PILE_SNAPSHOT").is_some() {
+        ours::time_snapshots(&mut app);
+    }
     let squished = match ours {
         Some(_) => ours::squished(&mut app),
         None => Vec::new(),
