@@ -344,3 +344,19 @@ mod tests {
         assert!(s.raise(warn_bits::BAD_VELOCITY));
     }
 }
+
+/// Everything a body is, as the game sees it: what the reference step, snapshots and the
+/// checksum read of every body.
+#[derive(bevy::ecs::query::QueryData)]
+pub(crate) struct WholeBody {
+    pub(crate) entity: Entity,
+    pub(crate) aabb: &'static Aabb,
+    pub(crate) velocity: &'static Velocity,
+    pub(crate) old: &'static OldPosition,
+    pub(crate) flags: &'static PushFlags,
+    pub(crate) state: &'static BodyState,
+    pub(crate) switches: &'static BodySwitches,
+    pub(crate) layers: Option<&'static crate::layers::CollisionLayers>,
+    pub(crate) kinematic: Has<Kinematic>,
+    pub(crate) one_way: Has<crate::one_way::OneWayPlatform>,
+}

@@ -13,8 +13,7 @@
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
-use crate::body::{Aabb, BodyState, BodySwitches, OldPosition, Velocity};
-use crate::flags::PushFlags;
+use crate::body::{WholeBody, WholeBodyItem};
 use crate::schedule::PhysicsSystems;
 
 /// The checksum of the last step's outcome (see the [module](self)); 0 before the first step.
@@ -71,18 +70,7 @@ impl Plugin for PhysicsChecksumPlugin {
     }
 }
 
-/// What the checksum reads of a body.
-type BodyRead = (
-    Entity,
-    &'static Aabb,
-    &'static Velocity,
-    &'static OldPosition,
-    &'static PushFlags,
-    &'static BodyState,
-    &'static BodySwitches,
-);
-
-fn sum_bodies(bodies: Query<BodyRead>, mut checksum: ResMut<PhysicsChecksum>) {
+fn sum_bodies(bodies: Query<WholeBody>, mut checksum: ResMut<PhysicsChecksum>) {
     let sum = bodies
         .iter()
         .fold(0u64, |sum, body| sum.wrapping_add(body_hash(body)));
@@ -91,17 +79,17 @@ fn sum_bodies(bodies: Query<BodyRead>, mut checksum: ResMut<PhysicsChecksum>) {
 
 /// One body's hash: its state's bits, eight 64-bit words folded with FxHash's step, then
 /// spread by a finaliser (so that summing the bodies' hashes loses nothing).
-fn body_hash(
-    (entity, aabb, velocity, old, flags, state, switches): (
-        Entity,
-        &Aabb,
-        &Velocity,
-        &OldPosition,
-        &PushFlags,
-        &BodyState,
-        &BodySwitches,
-    ),
-) -> u64 {
+fn body_hash(body: WholeBodyItem) -> u64 {
+    let WholeBodyItem {
+        entity,
+        aabb,
+        velocity,
+        old,
+        flags,
+        state,
+        switches,
+        ..
+    } = body;
     let pair = |v: Vec2| u64::from(v.x.to_bits()) | u64::from(v.y.to_bits()) << 32;
     let switches = [
         switches.world_collision,

@@ -41,7 +41,7 @@
 use bevy::prelude::*;
 use std::collections::BTreeSet;
 
-use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};
+use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, WholeBody};
 use crate::config::PhysicsConfig;
 use crate::fast::layout::Partners;
 use crate::fast::snapshot::ContactLayout;
@@ -97,50 +97,22 @@ impl core::fmt::Display for RestoreError {
 
 impl std::error::Error for RestoreError {}
 
-type BodyRead = (
-    Entity,
-    &'static Aabb,
-    &'static Velocity,
-    &'static OldPosition,
-    &'static PushFlags,
-    &'static BodyState,
-    &'static BodySwitches,
-    Option<&'static CollisionLayers>,
-    Has<Kinematic>,
-    Has<OneWayPlatform>,
-);
-
 impl PhysicsSnapshot {
     /// Saves the physics state of `world` (between steps).
     pub fn take(world: &mut World) -> Self {
-        let bodies = (world.query::<BodyRead>().iter(world))
-            .map(
-                |(
-                    entity,
-                    aabb,
-                    velocity,
-                    old,
-                    flags,
-                    state,
-                    switches,
-                    layers,
-                    kinematic,
-                    one_way,
-                )| {
-                    Saved {
-                        entity,
-                        aabb: *aabb,
-                        velocity: *velocity,
-                        old: *old,
-                        flags: *flags,
-                        state: *state,
-                        switches: *switches,
-                        layers: layers.copied(),
-                        kinematic,
-                        one_way,
-                    }
-                },
-            )
+        let bodies = (world.query::<WholeBody>().iter(world))
+            .map(|b| Saved {
+                entity: b.entity,
+                aabb: *b.aabb,
+                velocity: *b.velocity,
+                old: *b.old,
+                flags: *b.flags,
+                state: *b.state,
+                switches: *b.switches,
+                layers: b.layers.copied(),
+                kinematic: b.kinematic,
+                one_way: b.one_way,
+            })
             .collect();
         let sensors = (world.query::<(Entity, &SensorContents)>().iter(world))
             .map(|(e, c)| (e, c.clone()))

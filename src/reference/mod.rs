@@ -48,7 +48,7 @@
 use bevy::prelude::*;
 
 use crate::body::{
-    Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, warn_bits, warn_once_while,
+    Aabb, BodyState, BodySwitches, OldPosition, Velocity, WholeBody, warn_bits, warn_once_while,
 };
 use crate::carry::{Link, carried_change, carry};
 use crate::config::{CheckedFall, PhysicsConfig};
@@ -59,7 +59,7 @@ use crate::geometry::{pair_skin, signed_overlap_within, skin_at};
 use crate::integrate::apply_gravity;
 use crate::layers::CollisionLayers;
 use crate::messages::{Landed, Squished, tile_pressers};
-use crate::one_way::{OneWayPlatform, Passing, one_way_contact};
+use crate::one_way::{Passing, one_way_contact};
 use crate::response::relax::{ALL_SIDES, Mobility, Piece, relax_pass};
 use crate::response::{respond, squeezed, squished_by_bodies};
 use crate::schedule::PhysicsSystems;
@@ -130,7 +130,7 @@ struct Body {
     state: BodyState,
     switches: BodySwitches,
     kinematic: bool,
-    /// A [`OneWayPlatform`].
+    /// A [`OneWayPlatform`](crate::OneWayPlatform).
     one_way: bool,
     layers: CollisionLayers,
     /// The body's contacts this step: (partner's index in the list, overlap from this body).
@@ -162,7 +162,7 @@ struct Step<'a> {
 /// The reference step: read the bodies, run the stages, write back.
 fn reference_step(
     world: &mut World,
-    query: &mut QueryState<BodyRead>,
+    query: &mut QueryState<WholeBody>,
     mut fall: Local<CheckedFall>,
 ) {
     let dt = world.resource::<Time<Fixed>>().timestep().as_secs_f32();
@@ -209,40 +209,23 @@ fn reference_step(
     write_in_entity_order(world, squished_by_bodies);
 }
 
-type BodyRead = (
-    Entity,
-    &'static Aabb,
-    &'static Velocity,
-    &'static OldPosition,
-    &'static PushFlags,
-    &'static BodyState,
-    &'static BodySwitches,
-    Has<Kinematic>,
-    Has<OneWayPlatform>,
-    Option<&'static CollisionLayers>,
-);
-
 /// Every body, by table (in the order the world made them) and row.
-fn read_bodies(world: &mut World, query: &mut QueryState<BodyRead>) -> Vec<Body> {
+fn read_bodies(world: &mut World, query: &mut QueryState<WholeBody>) -> Vec<Body> {
     let mut bodies: Vec<Body> = query
         .iter(world)
-        .map(
-            |(entity, aabb, velocity, old, flags, state, switches, kinematic, one_way, layers)| {
-                Body {
-                    entity,
-                    aabb: *aabb,
-                    velocity: velocity.0,
-                    old: old.0,
-                    flags: *flags,
-                    state: *state,
-                    switches: *switches,
-                    kinematic,
-                    one_way,
-                    layers: layers.copied().unwrap_or_default(),
-                    contacts: Vec::new(),
-                }
-            },
-        )
+        .map(|b| Body {
+            entity: b.entity,
+            aabb: *b.aabb,
+            velocity: b.velocity.0,
+            old: b.old.0,
+            flags: *b.flags,
+            state: *b.state,
+            switches: *b.switches,
+            kinematic: b.kinematic,
+            one_way: b.one_way,
+            layers: b.layers.copied().unwrap_or_default(),
+            contacts: Vec::new(),
+        })
         .collect();
     let place = |body: &Body| {
         let at = world.entities().get_spawned(body.entity).expect("a body");
