@@ -37,7 +37,7 @@ mod smoke;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_pointer_input};
-use bevy_platformer_physics::debug::{DebugOverlays, DebugPlugin, body_at, cursor_world_position};
+use bevy_platformer_physics::debug::{DebugPlugin, body_at, cursor_world_position};
 use bevy_platformer_physics::interpolation::{InterpolationPlugin, TranslationInterpolation};
 use bevy_platformer_physics::levels::{
     CurrentLevel, Level, LevelApplied, LevelCrate, LevelPlugin, PathPlatform, SpawnPoint, ascii,
@@ -110,14 +110,7 @@ fn main() -> AppExit {
         ))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         // The game as it looks: the overlays start off (but the sensors), the panel on.
-        .insert_resource(DebugOverlays {
-            tiles: false,
-            partition: false,
-            bodies: false,
-            pairs: false,
-            push_flags: false,
-            ..default()
-        })
+        .insert_resource(common::quiet_overlays())
         .init_resource::<Controls>()
         .insert_resource(CharacterSize(Vec2::new(12.0, 20.0)))
         .add_systems(Startup, setup)

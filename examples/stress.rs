@@ -16,7 +16,7 @@ mod common;
 mod pile_scene;
 
 use bevy::prelude::*;
-use bevy_platformer_physics::debug::{DebugOverlays, DebugPlugin};
+use bevy_platformer_physics::debug::DebugPlugin;
 use bevy_platformer_physics::prelude::*;
 use common::{ScreenshotAfter, SpritesPlugin, body};
 
@@ -35,14 +35,7 @@ fn main() -> AppExit {
         .add_plugins(ScreenshotAfter(240))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         // Thousands of boxes: keep the panel, drop the per-body overlays.
-        .insert_resource(DebugOverlays {
-            tiles: false,
-            partition: false,
-            bodies: false,
-            pairs: false,
-            push_flags: false,
-            ..default()
-        })
+        .insert_resource(common::quiet_overlays())
         .insert_resource(Pile(n))
         .add_systems(Startup, setup)
         .add_systems(

@@ -156,6 +156,19 @@ pub fn pictured_body(center: Vec2, half: Vec2, picture: Sprite, tint: Color) -> 
     )
 }
 
+/// The debug overlays off but the sensors, the panel on: a scene that looks like the game, or
+/// too many bodies for per-body overlays.
+pub fn quiet_overlays() -> bevy_platformer_physics::debug::DebugOverlays {
+    bevy_platformer_physics::debug::DebugOverlays {
+        tiles: false,
+        partition: false,
+        bodies: false,
+        pairs: false,
+        push_flags: false,
+        ..default()
+    }
+}
+
 /// The window size every example opens.
 pub const WINDOW: Vec2 = Vec2::new(1280.0, 720.0);
 
