@@ -31,6 +31,8 @@
 #[path = "common/mod.rs"]
 #[allow(dead_code, reason = "the platformer has its own scripted window test")]
 mod common;
+#[path = "common/drive.rs"]
+mod drive;
 #[path = "platformer/smoke.rs"]
 mod smoke;
 
@@ -46,6 +48,7 @@ use bevy_platformer_physics::prelude::*;
 use common::{
     CHARACTER_SPRITE, CRATE_SPRITE, PLATFORM_SPRITE, SpritesPlugin, Tileset, pictured_body,
 };
+use drive::{Controls, drive};
 
 const TILE: f32 = 16.0;
 /// The width the debug panel takes at the left of the window.
@@ -59,9 +62,6 @@ const PLAYER: Color = Color::WHITE;
 const CLONE: Color = Color::srgb(0.6, 0.8, 1.0);
 const PLATFORM: Color = Color::srgb(1.0, 0.75, 0.45);
 const LIFT: Color = Color::srgb(0.55, 0.9, 0.95);
-const WALK: f32 = 130.0;
-const CLIMB: f32 = 90.0;
-const JUMP: f32 = 360.0;
 
 /// A body the keyboard drives (the character and its clones).
 #[derive(Component)]
@@ -82,16 +82,6 @@ struct LevelFile {
     save_to: Option<std::path::PathBuf>,
     /// What the last save did, shown under the button.
     said: String,
-}
-
-/// The keyboard (or the smoke-test script), read once per frame, used by every fixed step.
-#[derive(Resource, Default)]
-struct Controls {
-    x: f32,
-    up: bool,
-    down: bool,
-    /// Latched until a fixed step uses it.
-    jump: bool,
 }
 
 /// The character's size, set by the sliders.
@@ -324,21 +314,8 @@ fn drive_players(
     one_way_bodies: Query<(), With<OneWayPlatform>>,
 ) {
     for (mut v, mut switches, flags, state) in &mut players {
-        // Walking is relative to what the character stands on: on a moving platform (or a
-        // crate sliding along) its velocity carries the character. Zero on tiles.
-        v.x = controls.x * WALK + state.ground_velocity.x;
-        let on_ladder =
-            state.overlaps_ladder || (state.standing_on == Some(TileKind::Ladder) && controls.down);
-        switches.climbing = on_ladder && (controls.up || controls.down || switches.climbing);
-        if switches.climbing {
-            v.y = CLIMB * (controls.up as i32 - controls.down as i32) as f32;
-        } else if controls.jump && flags.on_ground() {
-            v.y += JUMP;
-        }
-        let on_pass_through =
-            matches!(state.standing_on, Some(TileKind::OneWay | TileKind::Ladder))
-                || state.ground.is_some_and(|g| one_way_bodies.contains(g));
-        switches.drop_through = controls.down && (on_pass_through || switches.drop_through);
+        let one_way = |body| one_way_bodies.contains(body);
+        drive(*controls, (&mut v, &mut switches), (flags, state), one_way);
     }
     controls.jump = false;
 }

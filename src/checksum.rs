@@ -71,15 +71,16 @@ impl Plugin for PhysicsChecksumPlugin {
 }
 
 fn sum_bodies(bodies: Query<WholeBody>, mut checksum: ResMut<PhysicsChecksum>) {
-    let sum = bodies
-        .iter()
-        .fold(0u64, |sum, body| sum.wrapping_add(body_hash(body)));
+    let sum = bodies.iter().fold(0u64, |sum, body| {
+        sum.wrapping_add(body_hash(body, Entity::to_bits))
+    });
     checksum.set_if_neq(PhysicsChecksum(sum));
 }
 
 /// One body's hash: its state's bits, eight 64-bit words folded with FxHash's step, then
-/// spread by a finaliser (so that summing the bodies' hashes loses nothing).
-fn body_hash(body: WholeBodyItem) -> u64 {
+/// spread by a finaliser (so that summing the bodies' hashes loses nothing). `id` names an
+/// entity (the body's own and its ground's) by a word.
+pub(crate) fn body_hash(body: WholeBodyItem, id: impl Fn(Entity) -> u64) -> u64 {
     let WholeBodyItem {
         entity,
         aabb,
@@ -109,8 +110,8 @@ fn body_hash(body: WholeBodyItem) -> u64 {
         pair(velocity.0),
         pair(old.0),
         pair(state.ground_velocity),
-        entity.to_bits(),
-        state.ground.map_or(u64::MAX, Entity::to_bits),
+        id(entity),
+        state.ground.map_or(u64::MAX, id),
         small,
     ];
     let folded = words.iter().fold(0, |h: u64, &word| {

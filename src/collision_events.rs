@@ -19,7 +19,6 @@
 //! written in order, so the messages come in the same order on every run and on any number of
 //! threads.
 
-use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::message::Messages;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
@@ -190,8 +189,7 @@ pub(crate) fn report_contact_changes(
 /// Part of the `on_remove` hook of [`Aabb`](crate::Aabb): every contact of a body that goes
 /// away ends now. It leaves the other bodies' [`Contacts`] and the last detection's partners
 /// (so a second removal before the next step ends nothing twice).
-pub(crate) fn end_contacts_hook(mut world: DeferredWorld, context: HookContext) {
-    let me = context.entity;
+pub(crate) fn end_contacts(mut world: DeferredWorld, me: Entity) {
     let Some(partners) = world
         .get_resource_mut::<ContactLayout>()
         .map(|mut layout| layout.forget(me))

@@ -113,6 +113,8 @@ mod fast;
 pub mod flags;
 pub mod friction;
 pub mod geometry;
+#[cfg(feature = "ggrs")]
+pub mod ggrs;
 mod integrate;
 #[cfg(feature = "interpolation")]
 pub mod interpolation;

@@ -2,19 +2,20 @@
 //! and rest skipping.
 
 use bevy::app::{FixedMain, PluginGroupBuilder};
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
 use crate::body::Aabb;
-use crate::collision_events::end_contacts_hook;
+use crate::collision_events::end_contacts;
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
 use crate::fast::rest::{Awake, Rest};
 use crate::integrate::IntegratePlugin;
 use crate::pairs::PairDetectionPlugin;
-use crate::partition::{PartitionPlugin, leave_partition_hook};
+use crate::partition::{PartitionPlugin, leave_partition};
 use crate::response::ResponsePlugin;
 use crate::rest_skipping::{RestSkipping, RestSkippingPlugin};
 use crate::schedule::PhysicsSystems;
@@ -98,6 +99,7 @@ impl Plugin for SharedPlugin {
         app.world_mut()
             .register_component_hooks::<Aabb>()
             .on_remove(leave_simulation_hook);
+        app.add_observer(leave_when_disabled);
         app.init_resource::<PhysicsConfig>()
             .init_resource::<CrewSlot>()
             .init_resource::<RestSkipping>()
@@ -124,10 +126,22 @@ impl Plugin for SharedPlugin {
 /// forgets its rest: given back an `Aabb`, it is awake at its next step, and so filed in the
 /// partition again (a body left out as resting would not be, however equal its new box is to
 /// the one it rested with).
-fn leave_simulation_hook(mut world: DeferredWorld, context: HookContext) {
-    if let Some(mut awake) = world.get_mut::<Awake>(context.entity) {
+fn leave_simulation_hook(world: DeferredWorld, context: HookContext) {
+    leave_simulation(world, context.entity);
+}
+
+/// A body disabled (Bevy's [`Disabled`]) is out of every query: it leaves the simulation as if
+/// its `Aabb` were removed, and comes back awake when enabled again.
+fn leave_when_disabled(disabled: On<Add, Disabled>, world: DeferredWorld) {
+    leave_simulation(world, disabled.entity);
+}
+
+/// `entity` leaves the simulation (see [`leave_simulation_hook`]); nothing happens to an entity
+/// that is not a body.
+pub(crate) fn leave_simulation(mut world: DeferredWorld, entity: Entity) {
+    if let Some(mut awake) = world.get_mut::<Awake>(entity) {
         *awake = Awake::default();
     }
-    leave_partition_hook(world.reborrow(), context);
-    end_contacts_hook(world, context);
+    leave_partition(world.reborrow(), entity);
+    end_contacts(world, entity);
 }

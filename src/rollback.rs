@@ -80,7 +80,7 @@ struct Saved {
 /// Why a snapshot could not be restored: the world's bodies are not the snapshot's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RestoreError {
-    /// A body of the snapshot is not a body any more (despawned, or its `Aabb` removed).
+    /// An entity of the snapshot's bodies is gone (despawned).
     Missing(Entity),
     /// A body that was not in the snapshot.
     Unknown(Entity),
@@ -152,23 +152,59 @@ impl PhysicsSnapshot {
     /// Puts the saved state back into `world`. Fails, changing nothing, when the world's
     /// bodies are not the snapshot's.
     pub fn restore(&self, world: &mut World) -> Result<(), RestoreError> {
-        let saved: BTreeSet<Entity> = self.bodies.iter().map(|b| b.entity).collect();
-        let now: BTreeSet<Entity> =
-            (world.query_filtered::<Entity, With<Aabb>>().iter(world)).collect();
-        if let Some(&e) = saved.difference(&now).next() {
+        self.restore_mapped(world, |entity| entity)
+    }
+
+    /// Puts the saved state back into a world whose entities may have new ids: `map` gives,
+    /// for each entity of the snapshot, the entity it is now (a rollback framework that
+    /// spawned again the entities despawned since the snapshot knows their new ids). A body
+    /// of the snapshot that is still an entity but has lost its components gets them back.
+    /// Fails, changing nothing, when an entity of the snapshot is gone or the world has a body
+    /// the snapshot does not know ([`RestoreError`] names it as it is in the world).
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_platformer_physics::prelude::*;
+    /// use bevy_platformer_physics::rollback::PhysicsSnapshot;
+    ///
+    /// let mut app = App::new();
+    /// app.add_plugins((MinimalPlugins, PhysicsPlugin::default()))
+    ///     .insert_resource(TileMap::from_ascii("#....#\n######", 16.0).unwrap());
+    /// let body = Aabb::new(Vec2::new(40.0, 40.0), Vec2::splat(6.0));
+    /// let first = app.world_mut().spawn((body, Velocity::default())).id();
+    /// let saved = PhysicsSnapshot::take(app.world_mut());
+    /// // The body is despawned, then spawned again (empty) under another id.
+    /// app.world_mut().despawn(first);
+    /// let again = app.world_mut().spawn_empty().id();
+    /// saved
+    ///     .restore_mapped(app.world_mut(), |e| if e == first { again } else { e })
+    ///     .unwrap();
+    /// assert_eq!(app.world().get::<Aabb>(again), Some(&body));
+    /// ```
+    pub fn restore_mapped(
+        &self,
+        world: &mut World,
+        map: impl Fn(Entity) -> Entity,
+    ) -> Result<(), RestoreError> {
+        let saved: BTreeSet<Entity> = self.bodies.iter().map(|b| map(b.entity)).collect();
+        if let Some(&e) = saved.iter().find(|&&e| world.get_entity(e).is_err()) {
             return Err(RestoreError::Missing(e));
         }
+        let now: BTreeSet<Entity> =
+            (world.query_filtered::<Entity, With<Aabb>>().iter(world)).collect();
         if let Some(&e) = now.difference(&saved).next() {
             return Err(RestoreError::Unknown(e));
         }
         for body in &self.bodies {
-            let mut entity = world.entity_mut(body.entity);
+            let mut state = body.state;
+            state.ground = state.ground.map(&map);
+            let mut entity = world.entity_mut(map(body.entity));
             entity.insert((
                 body.aabb,
                 body.velocity,
                 body.old,
                 body.flags,
-                body.state,
+                state,
                 body.switches,
             ));
             match body.layers {
@@ -185,8 +221,8 @@ impl PhysicsSnapshot {
             };
         }
         for (entity, contents) in &self.sensors {
-            if let Ok(mut e) = world.get_entity_mut(*entity) {
-                e.insert(contents.clone());
+            if let Ok(mut e) = world.get_entity_mut(map(*entity)) {
+                e.insert(contents.mapped(&map));
             }
         }
         if *world.resource::<TileMap>() != self.map {
@@ -196,7 +232,7 @@ impl PhysicsSnapshot {
             world.insert_resource(self.config.clone());
         }
         let mut layout = world.resource_mut::<ContactLayout>();
-        layout.now = self.partners.clone();
+        layout.now = self.partners.mapped(&map);
         // The slot tables are rebuilt at the next detection.
         layout.kept_before = false;
         // Every body is processed in full at the next step (see the module).

@@ -139,6 +139,16 @@ impl SensorContents {
     pub fn contains(&self, body: Entity) -> bool {
         self.bodies.binary_search(&body).is_ok()
     }
+
+    /// The same contents with each body's entity replaced by `map`'s (sorted again).
+    pub(crate) fn mapped(&self, map: impl Fn(Entity) -> Entity) -> Self {
+        let mut bodies: Vec<Entity> = self.bodies.iter().map(|&e| map(e)).collect();
+        bodies.sort_unstable();
+        Self {
+            bodies,
+            warned: self.warned,
+        }
+    }
 }
 
 /// Written when a body comes into a [`Sensor`]: once per entry.

@@ -128,6 +128,48 @@ fn despawning_a_body_ends_its_contacts_at_once_and_only_once() {
 }
 
 #[test]
+fn disabling_a_body_ends_its_contacts_and_enabling_it_brings_it_back() {
+    use bevy::ecs::entity_disabling::Disabled;
+    let mut app = app(floor_room());
+    let lower = spawn(
+        &mut app,
+        Vec2::new(100.0, 22.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    let upper = spawn(
+        &mut app,
+        Vec2::new(100.0, 34.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    step(&mut app, 5);
+    assert_eq!(started(&mut app), [pair(lower, upper)]);
+    // Disabled (as bevy_ggrs's despawn for rollback does): out of the world, like a despawn.
+    app.world_mut().entity_mut(lower).insert(Disabled);
+    assert_eq!(ended(&mut app), [pair(lower, upper)], "at once");
+    assert!(contacts(&app, upper).is_empty());
+    step(&mut app, 30);
+    assert_eq!(
+        pos(&app, upper).y,
+        22.0,
+        "the upper box fell where the lower one was"
+    );
+    assert_eq!(verify_partition(&mut app), Ok(()));
+    assert!(started(&mut app).is_empty() && ended(&mut app).is_empty());
+    // Enabled again, in the upper box: pushed apart, in contact again, filed again.
+    app.world_mut().entity_mut(lower).remove::<Disabled>();
+    step(&mut app, 30);
+    assert_eq!(started(&mut app), [pair(lower, upper)]);
+    assert_eq!(max_pair_overlap(&app, &[lower, upper]), 0.0);
+    assert_eq!(verify_partition(&mut app), Ok(()));
+    let at = pos(&app, lower);
+    let found: Vec<Entity> =
+        with_query(&mut app, |q| q.point(at, QueryFilter::default()).collect());
+    assert!(found.contains(&lower), "{found:?}");
+}
+
+#[test]
 fn a_body_leaving_the_simulation_ends_its_contacts() {
     let (mut app, a, b) = touching_pair();
     // An invalid box takes `a` out of the partition: the contact ends, reported once.

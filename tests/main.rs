@@ -12,6 +12,7 @@ mod crushing;
 mod determinism;
 mod diagnostics;
 mod fit;
+mod ggrs;
 mod ghost;
 mod gravity;
 mod interpolation;

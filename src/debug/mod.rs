@@ -16,13 +16,16 @@
 //! the body you click: its `Aabb`, `Velocity`, `PushFlags` (this step and last) and every
 //! `CollisionData` of its last pair detection (whether or not it has `Contacts`). It counts the
 //! [`Squished`](crate::Squished) episodes and names the last one and what pressed it, and the
-//! overlay flashes a squished body red for [`FLASH_SECONDS`] ([`SquishLog`]). Pointer
+//! overlay flashes a squished body red for [`FLASH_SECONDS`] ([`SquishLog`]). It records the
+//! last seconds of steps ([`TimeTravel`]): pause, drag the slider back through them, inspect
+//! any body as it was, and resume from the step shown. Pointer
 //! input over the panel belongs to the panel: guard your own mouse systems with
 //! `not(bevy_egui::input::egui_wants_any_pointer_input)`.
 
 mod overlays;
 mod panel;
 mod squishes;
+mod time_travel;
 
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
@@ -32,6 +35,7 @@ pub use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
 pub use overlays::draw_shape;
 pub use panel::{body_at, cursor_world_position};
 pub use squishes::{FLASH_SECONDS, SquishLog};
+pub use time_travel::{TimeTravel, TimeTravelPlugin};
 
 /// Adds the gizmo overlays and the egui panel. Add it after [`PhysicsPlugin`]; it adds
 /// `bevy_egui`'s `EguiPlugin` if the app has none.
@@ -113,6 +117,11 @@ impl Plugin for DebugPlugin {
             .init_resource::<DebugSelection>()
             .init_resource::<SquishLog>()
             .register_type::<DebugOverlays>();
+        if !app.is_plugin_added::<TimeTravelPlugin>() {
+            app.add_plugins(TimeTravelPlugin {
+                schedule: self.schedule,
+            });
+        }
         if !app.is_plugin_added::<StageTimingPlugin>() {
             app.add_plugins(StageTimingPlugin {
                 schedule: self.schedule,

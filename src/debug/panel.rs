@@ -7,7 +7,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 
 use super::squishes::describe;
-use super::{DebugOverlays, DebugSelection, STAGES, SquishLog, StageTimings};
+use super::{DebugOverlays, DebugSelection, STAGES, SquishLog, StageTimings, TimeTravel};
 use crate::body::{Aabb, BodyState, Velocity};
 use crate::fast::rest::{ACTIVE, Awake};
 use crate::fast::snapshot::ContactLayout;
@@ -73,6 +73,7 @@ pub(super) struct PanelData<'w, 's> {
     partition: Res<'w, Partition>,
     virtual_time: ResMut<'w, Time<Virtual>>,
     fixed_time: ResMut<'w, Time<Fixed>>,
+    travel: ResMut<'w, TimeTravel>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
     bodies: Query<
         'w,
@@ -122,6 +123,7 @@ pub(super) fn draw_panel(mut contexts: EguiContexts, mut data: PanelData) -> Res
             timings(ui, &data.timings);
             ui.separator();
             time_controls(ui, &mut data.virtual_time, &mut data.fixed_time);
+            time_travel(ui, &mut data.travel, &data.virtual_time, &data.fixed_time);
             ui.separator();
             inspector(ui, &mut data);
         });
@@ -239,6 +241,42 @@ fn time_controls(ui: &mut egui::Ui, virt: &mut Time<Virtual>, fixed: &mut Time<F
         .changed()
     {
         virt.set_relative_speed(scale);
+    }
+}
+
+/// The recorded steps, and (while paused) a slider back through them.
+fn time_travel(
+    ui: &mut egui::Ui,
+    travel: &mut TimeTravel,
+    virt: &Time<Virtual>,
+    fixed: &Time<Fixed>,
+) {
+    let n = travel.recorded();
+    ui.small(format!(
+        "recorded {n} steps ({:.1} s, {:.1} MB)",
+        n as f32 * fixed.timestep().as_secs_f32(),
+        travel.bytes() as f32 / 1e6
+    ));
+    if !virt.is_paused() || n == 0 {
+        ui.small("Pause to go back through them.");
+        return;
+    }
+    let mut k = travel.shown().unwrap_or(n - 1);
+    let slider = egui::Slider::new(&mut k, 0..=n - 1).text("step shown");
+    if ui.add(slider).changed() {
+        travel.go_to(k);
+    }
+    if travel.shown().is_some_and(|k| k + 1 < n) {
+        ui.small(format!(
+            "{} steps back: Resume or Step goes on from here (the later steps are dropped).",
+            n - 1 - k
+        ));
+    }
+    if let Some(failure) = travel.failure() {
+        ui.colored_label(
+            egui::Color32::LIGHT_RED,
+            format!("cannot go back: {failure}"),
+        );
     }
 }
 

@@ -49,6 +49,31 @@ pub(crate) struct Partners {
 }
 
 impl Partners {
+    /// The same contacts with each body's entity replaced by `map`'s (a placeholder stays).
+    pub(crate) fn mapped(&self, map: impl Fn(Entity) -> Entity) -> Self {
+        let entities: Vec<Entity> = (self.entities.iter())
+            .map(|&e| if e == Entity::PLACEHOLDER { e } else { map(e) })
+            .collect();
+        let mut slot_of = vec![u32::MAX; self.slot_of.len()];
+        for (k, e) in entities.iter().enumerate() {
+            if *e == Entity::PLACEHOLDER {
+                continue;
+            }
+            let index = e.index_u32() as usize;
+            if slot_of.len() <= index {
+                slot_of.resize(index + 1, u32::MAX);
+            }
+            slot_of[index] = k as u32;
+        }
+        Self {
+            entities,
+            slot_of,
+            starts: self.starts.clone(),
+            links: self.links.clone(),
+            forgotten: self.forgotten,
+        }
+    }
+
     /// The slot of `entity`, if it was detected.
     #[inline]
     pub(crate) fn slot(&self, entity: Entity) -> Option<usize> {

@@ -34,7 +34,9 @@ use crate::sensors::SensorShape;
 use crate::tiles::TileMap;
 
 pub use error::LevelError;
-pub use spawn::{CurrentLevel, FromLevel, LevelApplied, LevelCrate, PathPlatform, SpawnPoint};
+pub use spawn::{
+    CurrentLevel, FromLevel, LevelApplied, LevelCrate, PathPlatform, SpawnPoint, move_platforms,
+};
 
 /// A level: its tiles and the objects placed in it, in world units (y up, the map's
 /// bottom-left corner at its origin).

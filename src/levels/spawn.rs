@@ -136,54 +136,67 @@ fn apply_level(
     }
     commands.insert_resource(level.map.clone());
     for object in &level.objects {
-        spawn_object(&mut commands, object);
+        object.spawn(&mut commands);
     }
     *shown = Some(id);
     applied.write(LevelApplied(id));
 }
 
-/// Spawns one object of a level.
-fn spawn_object(commands: &mut Commands, object: &LevelObject) {
-    let name = Name::new(object.name.clone());
-    let at = Transform::from_translation(object.center.extend(0.0));
-    match &object.kind {
-        ObjectKind::Spawn => {
-            commands.spawn((FromLevel, SpawnPoint, name, at));
-        }
-        ObjectKind::Crate => {
-            commands.spawn((
-                FromLevel,
-                LevelCrate,
-                name,
-                Aabb::new(object.center, object.half_extents),
-                Velocity::default(),
-            ));
-        }
-        ObjectKind::Sensor(shape) => {
-            commands.spawn((FromLevel, name, Sensor { shape: *shape }, at));
-        }
-        ObjectKind::Platform {
-            path,
-            speed,
-            one_way,
-        } => {
-            let mut platform = commands.spawn((
-                FromLevel,
-                name,
-                Aabb::new(object.center, object.half_extents),
-                Velocity::default(),
-                Kinematic,
-                PathPlatform::new(path.clone(), *speed),
-            ));
-            if *one_way {
-                platform.insert(OneWayPlatform);
+impl LevelObject {
+    /// Spawns the object (marked [`FromLevel`]) as [`LevelPlugin`](super::LevelPlugin) does,
+    /// for a game that spawns a level's objects itself (adding its own components, such as
+    /// bevy_ggrs's `Rollback`).
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_platformer_physics::levels::ascii;
+    ///
+    /// let level = ascii::parse("#B.#\n####", "inline.txt".as_ref()).unwrap();
+    /// let mut world = World::new();
+    /// let mut commands = world.commands();
+    /// let crates: Vec<Entity> = level.objects.iter().map(|o| o.spawn(&mut commands).id()).collect();
+    /// world.flush();
+    /// assert!(world.get::<bevy_platformer_physics::Aabb>(crates[0]).is_some());
+    /// ```
+    pub fn spawn<'a>(&self, commands: &'a mut Commands) -> EntityCommands<'a> {
+        let name = Name::new(self.name.clone());
+        let at = Transform::from_translation(self.center.extend(0.0));
+        let body = Aabb::new(self.center, self.half_extents);
+        match &self.kind {
+            ObjectKind::Spawn => commands.spawn((FromLevel, SpawnPoint, name, at)),
+            ObjectKind::Crate => {
+                commands.spawn((FromLevel, LevelCrate, name, body, Velocity::default()))
+            }
+            ObjectKind::Sensor(shape) => {
+                commands.spawn((FromLevel, name, Sensor { shape: *shape }, at))
+            }
+            ObjectKind::Platform {
+                path,
+                speed,
+                one_way,
+            } => {
+                let mut platform = commands.spawn((
+                    FromLevel,
+                    name,
+                    body,
+                    Velocity::default(),
+                    Kinematic,
+                    PathPlatform::new(path.clone(), *speed),
+                ));
+                if *one_way {
+                    platform.insert(OneWayPlatform);
+                }
+                platform
             }
         }
     }
 }
 
-/// Sets each [`PathPlatform`]'s velocity for the coming step.
-fn move_platforms(
+/// Sets each [`PathPlatform`]'s velocity for the coming step. [`LevelPlugin`](super::LevelPlugin)
+/// runs it in `FixedUpdate` before the physics; a game stepping the physics in another schedule
+/// (bevy_ggrs's, for one) adds it there, before
+/// [`PhysicsSystems::Integrate`](crate::PhysicsSystems::Integrate).
+pub fn move_platforms(
     time: Res<Time<Fixed>>,
     mut platforms: Query<(&Aabb, &mut Velocity, &mut PathPlatform)>,
 ) {

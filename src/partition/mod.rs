@@ -22,7 +22,7 @@ use crate::tiles::TileMap;
 
 mod update;
 
-pub(crate) use update::{PartitionPlugin, leave_partition_hook, update_partition};
+pub(crate) use update::{PartitionPlugin, leave_partition, leave_partition_hook, update_partition};
 
 /// How far, in tiles, a body may move out of a cell before it leaves it (a sixteenth of a
 /// tile). Bodies pressed together in a crowd jitter by fractions of a unit across cell edges,

@@ -33,8 +33,12 @@ fn repoint(areas: &mut GridAreas, cell: UVec2, index: u32) {
 
 /// The `on_remove` hook of [`Aabb`] and [`GridAreas`]: the body leaves every cell at once,
 /// and each body swapped into a freed slot gets its index fixed (article 000's swap-remove).
-pub(crate) fn leave_partition_hook(mut world: DeferredWorld, context: HookContext) {
-    let entity = context.entity;
+pub(crate) fn leave_partition_hook(world: DeferredWorld, context: HookContext) {
+    leave_partition(world, context.entity);
+}
+
+/// `entity` leaves every cell at once (see [`leave_partition_hook`]).
+pub(crate) fn leave_partition(mut world: DeferredWorld, entity: Entity) {
     let Some(areas) = world
         .get_mut::<GridAreas>(entity)
         .map(|mut a| core::mem::take(&mut *a))
