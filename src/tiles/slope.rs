@@ -1,4 +1,5 @@
-//! Slope tiles as geometry: their solid part as a convex polygon, the height of a floor slope
+//! Slope tiles as geometry (named by the way their surface rises: `Right` rises to the right):
+//! their solid part as a convex polygon, the height of a floor slope
 //! under a box, the first contact of a moving box with a slope, and the shortest push out of
 //! one. Pure functions, in world units; the tile collision builds slopes on them.
 //!
@@ -20,39 +21,39 @@ use bevy::math::Vec2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SlopeShape {
     /// 45 degrees, rising to the right.
-    UpRight,
+    Right,
     /// 45 degrees, rising to the left.
-    UpLeft,
+    Left,
     /// The low half of a 2:1 slope rising to the right (heights 0 to 1/2).
-    UpRightLow,
+    RightLow,
     /// The high half of a 2:1 slope rising to the right (heights 1/2 to 1).
-    UpRightHigh,
+    RightHigh,
     /// The low half of a 2:1 slope rising to the left (heights 1/2 to 0).
-    UpLeftLow,
+    LeftLow,
     /// The high half of a 2:1 slope rising to the left (heights 1 to 1/2).
-    UpLeftHigh,
+    LeftHigh,
 }
 
 impl SlopeShape {
     /// Every shape.
     pub const ALL: [Self; 6] = [
-        Self::UpRight,
-        Self::UpLeft,
-        Self::UpRightLow,
-        Self::UpRightHigh,
-        Self::UpLeftLow,
-        Self::UpLeftHigh,
+        Self::Right,
+        Self::Left,
+        Self::RightLow,
+        Self::RightHigh,
+        Self::LeftLow,
+        Self::LeftHigh,
     ];
 
     /// The surface's heights at the tile's left and right edges, as fractions of the side.
     pub fn heights(self) -> (f32, f32) {
         match self {
-            Self::UpRight => (0.0, 1.0),
-            Self::UpLeft => (1.0, 0.0),
-            Self::UpRightLow => (0.0, 0.5),
-            Self::UpRightHigh => (0.5, 1.0),
-            Self::UpLeftLow => (0.5, 0.0),
-            Self::UpLeftHigh => (1.0, 0.5),
+            Self::Right => (0.0, 1.0),
+            Self::Left => (1.0, 0.0),
+            Self::RightLow => (0.0, 0.5),
+            Self::RightHigh => (0.5, 1.0),
+            Self::LeftLow => (0.5, 0.0),
+            Self::LeftHigh => (1.0, 0.5),
         }
     }
 }
@@ -282,18 +283,18 @@ mod tests {
 
     #[test]
     fn surfaces_rise_as_named_on_floors_and_ceilings() {
-        let up = tile(SlopeShape::UpRight, false);
+        let up = tile(SlopeShape::Right, false);
         assert_eq!(
             (up.surface_y(32.0), up.surface_y(40.0), up.surface_y(48.0)),
             (16.0, 24.0, 32.0)
         );
         let normal = up.normal();
         assert!((normal - Vec2::new(-1.0, 1.0).normalize()).length() < 1e-6);
-        let low = tile(SlopeShape::UpLeftLow, false);
+        let low = tile(SlopeShape::LeftLow, false);
         assert_eq!((low.surface_y(32.0), low.surface_y(48.0)), (24.0, 16.0));
         assert!((low.normal() - Vec2::new(0.5, 1.0).normalize()).length() < 1e-6);
         // A ceiling: heights from the top, normal pointing down.
-        let ceiling = tile(SlopeShape::UpRightHigh, true);
+        let ceiling = tile(SlopeShape::RightHigh, true);
         assert_eq!(
             (ceiling.surface_y(32.0), ceiling.surface_y(48.0)),
             (24.0, 16.0)
@@ -318,7 +319,7 @@ mod tests {
 
     #[test]
     fn a_floor_slope_holds_a_box_of_any_width_at_its_uphill_end() {
-        let up = tile(SlopeShape::UpRight, false);
+        let up = tile(SlopeShape::Right, false);
         assert_eq!(up.support(34.0, 40.0), Some(24.0), "narrow: its right end");
         assert_eq!(
             up.support(20.0, 60.0),
@@ -330,14 +331,14 @@ mod tests {
             Some(20.0),
             "hanging over the low end"
         );
-        let left = tile(SlopeShape::UpLeft, false);
+        let left = tile(SlopeShape::Left, false);
         assert_eq!(
             left.support(36.0, 44.0),
             Some(28.0),
             "rising left: its left end"
         );
         assert_eq!(up.support(49.0, 60.0), None);
-        assert_eq!(tile(SlopeShape::UpRight, true).support(34.0, 40.0), None);
+        assert_eq!(tile(SlopeShape::Right, true).support(34.0, 40.0), None);
     }
 
     #[test]
@@ -366,7 +367,7 @@ mod tests {
 
     #[test]
     fn walking_into_the_low_side_meets_the_surface_and_the_high_side_meets_a_wall() {
-        let up = tile(SlopeShape::UpRight, false);
+        let up = tile(SlopeShape::Right, false);
         let half = Vec2::splat(4.0);
         // From the left, feet at the tile's bottom: the surface, normal up and back.
         let hit = sweep_box_slope(Vec2::new(26.0, 20.0), half, Vec2::new(20.0, 0.0), &up, SKIN)
@@ -387,7 +388,7 @@ mod tests {
 
     #[test]
     fn a_box_sliding_along_the_surface_or_passing_above_is_not_stopped() {
-        let up = tile(SlopeShape::UpRight, false);
+        let up = tile(SlopeShape::Right, false);
         let half = Vec2::splat(4.0);
         // Resting with its bottom-right corner on the surface at x = 40 (height 24).
         let on = Vec2::new(36.0, 28.0);
@@ -400,7 +401,7 @@ mod tests {
 
     #[test]
     fn a_box_rising_into_a_ceiling_slope_meets_its_surface() {
-        let ceiling = tile(SlopeShape::UpLeft, true);
+        let ceiling = tile(SlopeShape::Left, true);
         // Surface from (32, 16) to (48, 32): normal down and to the right.
         let half = Vec2::new(3.0, 5.0);
         let start = Vec2::new(44.0, 10.0);
@@ -416,7 +417,7 @@ mod tests {
 
     #[test]
     fn a_box_in_a_slope_is_pushed_out_the_shortest_way() {
-        let up = tile(SlopeShape::UpRight, false);
+        let up = tile(SlopeShape::Right, false);
         let half = Vec2::splat(4.0);
         // Its bottom-right corner one unit (along the normal) inside the surface.
         let n = up.normal();
@@ -437,7 +438,7 @@ mod tests {
 
     #[test]
     fn random_sweeps_stop_at_the_solid_part_and_never_pass_through_it() {
-        let mut u = unit_floats(0x5107_E5);
+        let mut u = unit_floats(0x0051_07E5);
         let mut hits = 0;
         for i in 0..20_000 {
             let t = tile(SlopeShape::ALL[i % 6], i % 12 >= 6);
