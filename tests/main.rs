@@ -36,6 +36,7 @@ mod rollback;
 mod seams;
 mod sensors;
 mod sliding;
+mod slopes;
 mod stacks;
 mod stepping;
 mod tunnelling;

@@ -55,12 +55,7 @@ fn to_ascii(map: &TileMap) -> String {
         .rev()
         .map(|y| {
             (0..map.width() as i32)
-                .map(|x| match map.get(x, y) {
-                    TileKind::Solid => '#',
-                    TileKind::OneWay => '-',
-                    TileKind::Ladder => 'H',
-                    TileKind::Empty => '.',
-                })
+                .map(|x| map.get(x, y).to_char())
                 .collect::<String>()
         })
         .collect::<Vec<_>>()

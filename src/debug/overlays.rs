@@ -9,7 +9,7 @@ use crate::flags::{PushFlags, Side};
 use crate::partition::Partition;
 use crate::sensors::{Sensor, SensorContents};
 use crate::shapes::Shape;
-use crate::tiles::{TileKind, TileMap};
+use crate::tiles::{SlopeTile, TileKind, TileMap};
 
 const SOLID: Color = Color::srgb(0.55, 0.55, 0.6);
 const ONE_WAY: Color = Color::srgb(0.3, 0.85, 0.9);
@@ -203,6 +203,18 @@ fn draw_tiles(map: &TileMap, gizmos: &mut Gizmos) {
                     );
                     if map.is_one_way_top(x, y) {
                         gizmos.line_2d(Vec2::new(min.x, max.y - 1.0), max - Vec2::Y, ONE_WAY);
+                    }
+                }
+                kind => {
+                    // A slope: its solid part's outline.
+                    let Some(slope) = kind.slope() else {
+                        continue;
+                    };
+                    let tile = SlopeTile { slope, min, max };
+                    let polygon = tile.polygon();
+                    let corners = polygon.corners();
+                    for (i, &a) in corners.iter().enumerate() {
+                        gizmos.line_2d(a, corners[(i + 1) % corners.len()], SOLID);
                     }
                 }
             }

@@ -127,12 +127,7 @@ pub fn write(level: &Level) -> String {
     let mut rows = vec![vec!['.'; width]; height];
     for (y, row) in rows.iter_mut().enumerate() {
         for (x, ch) in row.iter_mut().enumerate() {
-            *ch = match map.get(x as i32, y as i32) {
-                TileKind::Solid => '#',
-                TileKind::OneWay => '-',
-                TileKind::Ladder => 'H',
-                TileKind::Empty => '.',
-            };
+            *ch = map.get(x as i32, y as i32).to_char();
         }
     }
     for object in &level.objects {

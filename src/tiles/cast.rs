@@ -57,6 +57,8 @@ fn stops(kind: TileKind, face: Option<Face>) -> bool {
         TileKind::Solid => true,
         TileKind::OneWay => face == Some(Face { axis: 1, step: -1 }),
         TileKind::Empty | TileKind::Ladder => false,
+        // TODO(slopes): cast against the slope's surface, not its whole tile.
+        _ => true,
     }
 }
 

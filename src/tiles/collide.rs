@@ -47,6 +47,8 @@ use crate::geometry::{interval_overlap, skin_at};
 
 pub use super::reach::{PassThrough, TileBody};
 use super::reach::{any_tile, for_each_tile, swept_box};
+use super::slope::{SlopeTile, push_out_of_slope, touching};
+use super::sweep;
 pub use super::sweep::{move_and_slide, sweep_displacement};
 
 /// The step parameters of tile collision.
@@ -157,7 +159,21 @@ fn collide_near_tiles(
         }
     }
     hold(&mut body.velocity, pressed);
-    move_and_slide(map, body, pass, params.dt, params.skin);
+    // A body on the ground at the start of a step on a map with slopes follows the ground down
+    // (see `follow_slope_down`).
+    let (grounded, on_slope) = if map.has_slopes() && body.velocity.y <= 0.0 {
+        let (sides, on, _) = surroundings(map, body.center, body.half, skin, pass);
+        let on_slope = on.is_some_and(|k| k.slope().is_some());
+        (sides & side_bit(Side::Bottom) != 0, on_slope)
+    } else {
+        (false, false)
+    };
+    let walking = params.ground_friction > 0.0;
+    let before = body.center;
+    move_and_slide(map, body, pass, params.dt, params.skin, walking);
+    if grounded {
+        follow_slope_down(map, body, pass, params.skin, (before, on_slope));
+    }
     let skin = skin_at(params.skin, body.center);
     let (touching, standing_on, overlaps_ladder) =
         surroundings(map, body.center, body.half, skin, pass);
@@ -172,6 +188,36 @@ fn collide_near_tiles(
         overlaps_ladder,
         embedded,
         squished: pressed != 0 && opposite_sides(sides),
+    }
+}
+
+/// A body that stood on the ground and is not rising stays on it when the ground falls away
+/// under it along a slope: after its move, if nothing holds its feet, it is swept down by as
+/// far as a 45-degree slope falls over the distance it went sideways, and put there if it
+/// meets a floor, when that floor or the ground it stood on is a slope (walking down a ramp,
+/// from a ramp onto flat ground or from flat ground onto a ramp). A body that walks off a
+/// ledge falls as before.
+fn follow_slope_down(
+    map: &TileMap,
+    body: &mut TileBody,
+    pass: PassThrough,
+    skin_base: f32,
+    (before, on_slope): (Vec2, bool),
+) {
+    let skin = skin_at(skin_base, body.center);
+    let (sides, _, _) = surroundings(map, body.center, body.half, skin, pass);
+    if sides & side_bit(Side::Bottom) != 0 || body.velocity.y > 0.0 {
+        return;
+    }
+    let reach = (body.center.x - before.x).abs() + 2.0 * skin;
+    let Some((center, slope)) =
+        sweep::drop_onto(map, body.center, body.half, reach, pass, skin_base)
+    else {
+        return;
+    };
+    if slope || on_slope {
+        body.center = center;
+        body.velocity.y = body.velocity.y.max(0.0);
     }
 }
 
@@ -262,6 +308,20 @@ pub fn depenetrate(map: &TileMap, center: &mut Vec2, half: Vec2, skin: f32, limi
         let mut overlapping = false;
         let mut best: Option<(f32, Vec2)> = None;
         for_each_tile(map, min + skin, max - skin, |x, y, kind| {
+            if kind.is_slope()
+                && let Some(slope) = kind.slope()
+            {
+                let (tmin, tmax) = map.tile_rect(x, y);
+                let tile = SlopeTile { slope, min: tmin, max: tmax };
+                if let Some(push) = push_out_of_slope(*center, half, &tile, skin) {
+                    overlapping = true;
+                    let depth = push.length();
+                    if depth <= limit && best.is_none_or(|(d, _)| depth < d) {
+                        best = Some((depth, push / depth));
+                    }
+                }
+                return;
+            }
             if kind != TileKind::Solid {
                 return;
             }
@@ -423,6 +483,29 @@ fn surroundings(
                 }
             }
         }
+    }
+    if map.has_slopes() {
+        for_each_tile(map, min - skin, max + skin, |x, y, kind| {
+            let Some(slope) = kind.slope() else {
+                return;
+            };
+            let (tmin, tmax) = map.tile_rect(x, y);
+            let tile = SlopeTile { slope, min: tmin, max: tmax };
+            let Some(n) = touching(center, half, &tile, skin) else {
+                return;
+            };
+            let side = if n.x.abs() > n.y.abs() {
+                if n.x > 0.0 { Side::Left } else { Side::Right }
+            } else if n.y > 0.0 {
+                Side::Bottom
+            } else {
+                Side::Top
+            };
+            sides |= side_bit(side);
+            if side == Side::Bottom {
+                standing_on = standing_on.max(Some(kind));
+            }
+        });
     }
     // The tiles the box overlaps by more than the skin: those the sides span.
     let (lo, hi) = (span_lo.max(IVec2::ZERO), span_hi.min(last));

@@ -2,6 +2,7 @@
 
 use bevy::prelude::*;
 
+use super::slope::{Slope, SlopeShape};
 use crate::geometry::{divide, floor_to_ivec2};
 
 /// What a tile is made of.
@@ -20,6 +21,104 @@ pub enum TileKind {
     OneWay,
     /// A solid block.
     Solid,
+    /// A floor slope (solid below its surface) rising 45 degrees to the right.
+    SlopeRight,
+    /// A floor slope rising 45 degrees to the left.
+    SlopeLeft,
+    /// The low half of a 2:1 floor slope rising to the right.
+    SlopeRightLow,
+    /// The high half of a 2:1 floor slope rising to the right.
+    SlopeRightHigh,
+    /// The low half of a 2:1 floor slope rising to the left.
+    SlopeLeftLow,
+    /// The high half of a 2:1 floor slope rising to the left.
+    SlopeLeftHigh,
+    /// A ceiling slope (solid above its surface): [`SlopeRight`](Self::SlopeRight) upside down.
+    CeilingRight,
+    /// [`SlopeLeft`](Self::SlopeLeft) upside down.
+    CeilingLeft,
+    /// [`SlopeRightLow`](Self::SlopeRightLow) upside down.
+    CeilingRightLow,
+    /// [`SlopeRightHigh`](Self::SlopeRightHigh) upside down.
+    CeilingRightHigh,
+    /// [`SlopeLeftLow`](Self::SlopeLeftLow) upside down.
+    CeilingLeftLow,
+    /// [`SlopeLeftHigh`](Self::SlopeLeftHigh) upside down.
+    CeilingLeftHigh,
+}
+
+impl TileKind {
+    /// The ASCII map character of each tile kind ([`TileMap::from_ascii`]): `.` empty, `#`
+    /// solid, `-` one-way, `H` ladder; floor slopes `/` and `\\` (45 degrees, rising right and
+    /// left), `1` `2` (a 2:1 slope rising right: low, high) and `3` `4` (rising left: high,
+    /// low); ceiling slopes `(` `)` (45 degrees: `/` and `\\` upside down) and `5` `6` `7`
+    /// `8` (`1` `2` `3` `4` upside down).
+    pub const CHARS: [(char, TileKind); 16] = [
+        ('.', Self::Empty),
+        ('#', Self::Solid),
+        ('-', Self::OneWay),
+        ('H', Self::Ladder),
+        ('/', Self::SlopeRight),
+        ('\\', Self::SlopeLeft),
+        ('1', Self::SlopeRightLow),
+        ('2', Self::SlopeRightHigh),
+        ('3', Self::SlopeLeftHigh),
+        ('4', Self::SlopeLeftLow),
+        ('(', Self::CeilingRight),
+        (')', Self::CeilingLeft),
+        ('5', Self::CeilingRightLow),
+        ('6', Self::CeilingRightHigh),
+        ('7', Self::CeilingLeftHigh),
+        ('8', Self::CeilingLeftLow),
+    ];
+
+    /// The kind an ASCII map character stands for (see [`CHARS`](Self::CHARS); a space is
+    /// empty too).
+    pub fn from_char(ch: char) -> Option<Self> {
+        if ch == ' ' {
+            return Some(Self::Empty);
+        }
+        Self::CHARS
+            .iter()
+            .find(|(c, _)| *c == ch)
+            .map(|&(_, kind)| kind)
+    }
+
+    /// The ASCII map character of this kind.
+    pub fn to_char(self) -> char {
+        Self::CHARS
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or('?', |&(c, _)| c)
+    }
+
+    /// Whether this tile is a slope (one comparison: the slopes come last).
+    #[inline]
+    pub fn is_slope(self) -> bool {
+        self as u8 >= Self::SlopeRight as u8
+    }
+
+    /// The slope this tile is, if it is one.
+    #[inline]
+    pub fn slope(self) -> Option<Slope> {
+        use SlopeShape::*;
+        let (shape, ceiling) = match self {
+            Self::Empty | Self::Ladder | Self::OneWay | Self::Solid => return None,
+            Self::SlopeRight => (Right, false),
+            Self::SlopeLeft => (Left, false),
+            Self::SlopeRightLow => (RightLow, false),
+            Self::SlopeRightHigh => (RightHigh, false),
+            Self::SlopeLeftLow => (LeftLow, false),
+            Self::SlopeLeftHigh => (LeftHigh, false),
+            Self::CeilingRight => (Right, true),
+            Self::CeilingLeft => (Left, true),
+            Self::CeilingRightLow => (RightLow, true),
+            Self::CeilingRightHigh => (RightHigh, true),
+            Self::CeilingLeftLow => (LeftLow, true),
+            Self::CeilingLeftHigh => (LeftHigh, true),
+        };
+        Some(Slope { shape, ceiling })
+    }
 }
 
 /// Why [`TileMap::from_ascii`] refused its input.
@@ -110,6 +209,8 @@ pub struct TileMap {
     tile_size: f32,
     origin: Vec2,
     tiles: Vec<TileKind>,
+    /// How many tiles are slopes (the collision looks for slopes only in maps that have some).
+    slopes: u32,
 }
 
 impl Default for TileMap {
@@ -171,6 +272,7 @@ impl TileMap {
             tile_size,
             origin: Vec2::ZERO,
             tiles: vec![TileKind::Empty; len as usize],
+            slopes: 0,
         })
     }
 
@@ -250,12 +352,9 @@ impl TileMap {
             let y = (height - 1 - line) as i32;
             for (column, ch) in row.chars().enumerate() {
                 let at = IVec2::new(column as i32, y);
-                let kind = match ch {
-                    '#' => TileKind::Solid,
-                    '-' => TileKind::OneWay,
-                    'H' => TileKind::Ladder,
-                    '.' | ' ' => TileKind::Empty,
-                    _ => other(ch, at).ok_or(TileMapError::UnknownChar {
+                let kind = match TileKind::from_char(ch) {
+                    Some(kind) => kind,
+                    None => other(ch, at).ok_or(TileMapError::UnknownChar {
                         ch,
                         line: line + 1,
                         column: column + 1,
@@ -311,7 +410,16 @@ impl TileMap {
     /// nothing) when `(x, y)` is outside the map. Takes effect at the next physics step.
     pub fn set(&mut self, x: i32, y: i32, kind: TileKind) -> Option<TileKind> {
         let i = self.index(x, y)?;
-        Some(core::mem::replace(&mut self.tiles[i], kind))
+        let old = core::mem::replace(&mut self.tiles[i], kind);
+        self.slopes =
+            self.slopes + u32::from(kind.slope().is_some()) - u32::from(old.slope().is_some());
+        Some(old)
+    }
+
+    /// Whether some tile is a slope.
+    #[inline]
+    pub fn has_slopes(&self) -> bool {
+        self.slopes > 0
     }
 
     /// Sets every tile of the inclusive rectangle `min..=max` that lies inside the map.

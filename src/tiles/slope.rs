@@ -16,9 +16,10 @@
 //! the skin on every axis, so a path that grazes the surface or passes a corner is never hit.
 
 use bevy::math::Vec2;
+use bevy::reflect::Reflect;
 
 /// Which way a slope's surface rises, and how steeply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
 pub enum SlopeShape {
     /// 45 degrees, rising to the right.
     Right,
@@ -59,17 +60,22 @@ impl SlopeShape {
 }
 
 /// A slope tile: its shape, and whether it is a ceiling (solid above the surface).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
 pub struct Slope {
+    /// Which way it rises.
     pub shape: SlopeShape,
+    /// A ceiling (solid above the surface) rather than a floor.
     pub ceiling: bool,
 }
 
 /// A slope tile in the world: the slope and the tile's rectangle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlopeTile {
+    /// The slope.
     pub slope: Slope,
+    /// The tile's bottom-left corner.
     pub min: Vec2,
+    /// The tile's top-right corner.
     pub max: Vec2,
 }
 
@@ -251,6 +257,29 @@ pub fn push_out_of_slope(center: Vec2, half: Vec2, tile: &SlopeTile, skin: f32) 
         }
     }
     best
+}
+
+/// The outward normal of the slope tile's face a box touches: within `skin` of it and not
+/// deeper than `skin` into the tile. `None` when apart or overlapping.
+pub fn touching(center: Vec2, half: Vec2, tile: &SlopeTile, skin: f32) -> Option<Vec2> {
+    let polygon = tile.polygon();
+    // The axis of the largest separation (a gap, or the shallowest overlap): the face met.
+    let mut face: Option<(f32, Vec2)> = None;
+    for axis in tile.axes() {
+        let (pl, ph) = polygon_interval(&polygon, axis);
+        let (bl, bh) = box_interval(center, half, axis);
+        let (above, below) = (bl - ph, pl - bh);
+        let (gap, normal) = if above >= below {
+            (above, axis)
+        } else {
+            (below, -axis)
+        };
+        if face.is_none_or(|(g, _)| gap > g) {
+            face = Some((gap, normal));
+        }
+    }
+    let (gap, normal) = face?;
+    (gap.abs() <= skin).then_some(normal)
 }
 
 #[cfg(test)]

@@ -7,18 +7,24 @@ use bevy::math::{IVec2, Vec2};
 
 use super::map::{TileKind, TileMap};
 use super::reach::{PassThrough, TileBody, any_tile, for_each_tile, swept_box};
+use super::slope::{SlopeHit, SlopeTile, sweep_box_slope};
 use crate::flags::{Side, side_bit};
 use crate::geometry::{Axis, PointSweep, SweepHit, skin_at};
 
 /// Sweeps the body through `velocity * dt`, stopping and sliding at the first contacts (step 3).
 /// At each contact the velocity's component into the face is removed. Returns the sides that
 /// made contact during the move.
+///
+/// On a floor slope, a `walking` body (one with ground friction) goes up or down the surface
+/// at its horizontal speed, and its vertical speed stops as on flat ground; any other body, and
+/// any body on a ceiling slope, slides along the surface (losing only the velocity into it).
 pub fn move_and_slide(
     map: &TileMap,
     body: &mut TileBody,
     pass: PassThrough,
     dt: f32,
     skin_base: f32,
+    walking: bool,
 ) -> u8 {
     let velocity = &mut body.velocity;
     slide(
@@ -26,15 +32,32 @@ pub fn move_and_slide(
         &mut body.center,
         body.half,
         *velocity * dt,
-        pass,
+        (pass, walking),
         skin_base,
-        |hit| {
-            let v = hit.axis.of_mut(velocity);
-            if *v * hit.normal_sign < 0.0 {
-                *v = 0.0;
+        |contact| match contact {
+            Contact::Face(hit) => {
+                let v = hit.axis.of_mut(velocity);
+                if *v * hit.normal_sign < 0.0 {
+                    *v = 0.0;
+                }
+            }
+            Contact::Surface(hit) if walks_on(hit, walking) => {
+                velocity.y = velocity.y.max(0.0);
+            }
+            Contact::Surface(hit) => {
+                let into = velocity.dot(hit.normal);
+                if into < 0.0 {
+                    *velocity -= hit.normal * into;
+                }
             }
         },
     )
+}
+
+/// Whether a body walks along the slope surface `hit` met (see [`move_and_slide`]).
+#[inline]
+fn walks_on(hit: SlopeHit, walking: bool) -> bool {
+    walking && hit.normal.y > 0.0
 }
 
 /// Moves a box by `displacement` through the tiles, stopping and sliding at open faces like
@@ -62,22 +85,39 @@ pub fn sweep_displacement(
         &mut center,
         half,
         displacement,
-        pass,
+        (pass, false),
         skin_base,
         |_| {},
     );
     center
 }
 
+/// A contact of the sweep: a tile's face, or a slope's surface.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Contact {
+    Face(SweepHit),
+    Surface(SlopeHit),
+}
+
+impl Contact {
+    #[inline]
+    fn time(self) -> f32 {
+        match self {
+            Self::Face(hit) => hit.time,
+            Self::Surface(hit) => hit.time,
+        }
+    }
+}
+
 /// The sweep shared by [`move_and_slide`] and [`sweep_displacement`]; `on_hit` sees each contact.
-fn slide(
+pub(super) fn slide(
     map: &TileMap,
     center: &mut Vec2,
     half: Vec2,
     displacement: Vec2,
-    pass: PassThrough,
+    (pass, walking): (PassThrough, bool),
     skin_base: f32,
-    mut on_hit: impl FnMut(SweepHit),
+    mut on_hit: impl FnMut(Contact),
 ) -> u8 {
     let mut rest = displacement;
     let mut sides = 0;
@@ -90,18 +130,61 @@ fn slide(
         // The skin follows the body's own position: the far end of a huge displacement would
         // make it huge.
         let skin = skin_at(skin_base, *center);
-        let Some(hit) = first_contact(map, *center, half, rest, skin, pass) else {
+        let Some(contact) = first_contact(map, *center, half, rest, skin, pass) else {
             *center += rest;
             break;
         };
-        *center += rest * hit.time;
-        *hit.axis.of_mut(center) = hit.face;
-        rest *= 1.0 - hit.time;
-        *hit.axis.of_mut(&mut rest) = 0.0;
-        on_hit(hit);
-        sides |= side_bit(contact_side(hit));
+        match contact {
+            Contact::Face(hit) => {
+                *center += rest * hit.time;
+                *hit.axis.of_mut(center) = hit.face;
+                rest *= 1.0 - hit.time;
+                *hit.axis.of_mut(&mut rest) = 0.0;
+                sides |= side_bit(contact_side(hit));
+            }
+            Contact::Surface(hit) => {
+                *center += rest * hit.time;
+                rest *= 1.0 - hit.time;
+                rest = if walks_on(hit, walking) {
+                    // Along the surface at the same horizontal pace.
+                    let n = hit.normal;
+                    Vec2::new(rest.x, -rest.x * n.x / n.y)
+                } else {
+                    rest - hit.normal * rest.dot(hit.normal)
+                };
+                let side = if hit.normal.y > 0.0 {
+                    Side::Bottom
+                } else {
+                    Side::Top
+                };
+                sides |= side_bit(side);
+            }
+        }
+        on_hit(contact);
     }
     sides
+}
+
+/// Where a box moved straight down by up to `depth` first meets a floor (a face or a floor
+/// slope's surface), and whether that floor is a slope; `None` when it meets none.
+pub(super) fn drop_onto(
+    map: &TileMap,
+    center: Vec2,
+    half: Vec2,
+    depth: f32,
+    pass: PassThrough,
+    skin_base: f32,
+) -> Option<(Vec2, bool)> {
+    let d = Vec2::new(0.0, -depth);
+    let skin = skin_at(skin_base, center);
+    match first_contact(map, center, half, d, skin, pass)? {
+        // As the sweep puts a body on a face: exactly on it.
+        Contact::Face(hit) if hit.axis == Axis::Y && hit.normal_sign > 0.0 => {
+            Some((Vec2::new(center.x, hit.face), false))
+        }
+        Contact::Surface(hit) if hit.normal.y > 0.0 => Some((center + d * hit.time, true)),
+        _ => None,
+    }
 }
 
 /// The side of the moving body that touches the face `hit` entered.
@@ -115,7 +198,7 @@ fn contact_side(hit: SweepHit) -> Side {
     }
 }
 
-/// The earliest open tile face the box meets while moving by `d`, if any.
+/// The earliest open tile face or slope surface the box meets while moving by `d`, if any.
 fn first_contact(
     map: &TileMap,
     center: Vec2,
@@ -123,11 +206,23 @@ fn first_contact(
     d: Vec2,
     skin: f32,
     pass: PassThrough,
-) -> Option<SweepHit> {
+) -> Option<Contact> {
     let sweep = PointSweep::new(center, d);
-    let mut best: Option<SweepHit> = None;
+    let mut best: Option<Contact> = None;
     let (lo, hi) = swept_box(center, half, d, skin);
     for_each_tile(map, lo, hi, |x, y, kind| {
+        if kind.is_slope()
+            && let Some(slope) = kind.slope()
+        {
+            let (min, max) = map.tile_rect(x, y);
+            let tile = SlopeTile { slope, min, max };
+            if let Some(hit) = sweep_box_slope(center, half, d, &tile, skin)
+                && best.is_none_or(|b| hit.time < b.time())
+            {
+                best = Some(Contact::Surface(hit));
+            }
+            return;
+        }
         let solid = kind == TileKind::Solid;
         if !(solid || pass.holds(kind) && map.is_one_way_top(x, y)) {
             return;
@@ -154,9 +249,9 @@ fn first_contact(
             .filter(usable)
             .or_else(|| Some(entry.hit(false)).filter(usable));
         if let Some(hit) = hit
-            && best.is_none_or(|b| hit.time < b.time)
+            && best.is_none_or(|b| hit.time < b.time())
         {
-            best = Some(hit);
+            best = Some(Contact::Face(hit));
         }
     });
     best
@@ -199,7 +294,7 @@ mod tests {
             let skin = PARAMS.skin;
             let fast = sweep_displacement(&m, center, half, d, pass, skin);
             let mut full = center;
-            slide(&m, &mut full, half, d, pass, skin, |_| {});
+            slide(&m, &mut full, half, d, (pass, false), skin, |_| {});
             assert_eq!(
                 fast.to_array().map(f32::to_bits),
                 full.to_array().map(f32::to_bits),
@@ -223,7 +318,7 @@ mod tests {
         let m = map("....\n....\n####");
         let half = Vec2::splat(4.0);
         let mut b = body(Vec2::new(26.0, 22.0), half, Vec2::new(240.0, -240.0));
-        move_and_slide(&m, &mut b, PassThrough::default(), 1.0 / 60.0, 1e-3);
+        move_and_slide(&m, &mut b, PassThrough::default(), 1.0 / 60.0, 1e-3, false);
         assert_eq!(b.velocity, Vec2::new(240.0, 0.0));
         assert_eq!(b.center.y, 20.0);
     }
