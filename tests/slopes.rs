@@ -9,10 +9,15 @@ use crate::common::*;
 
 const WALK: f32 = 100.0;
 
+/// How many tiles of height a slope tile climbs (1 at 45 degrees, 1/2 at 2:1).
+fn rise(kind: TileKind) -> f32 {
+    let (left, right) = kind.slope().unwrap().shape.heights();
+    (right - left).abs()
+}
+
 /// A floor, a ramp of `up` tiles rising to the right (each with solid tiles under it), a flat
-/// top, and a ramp of the mirrored `down` tiles back to the floor. `rise` is how many tiles of
-/// height each ramp tile climbs (1 for 45 degrees, 1/2 for 2:1, whose tiles come in pairs).
-fn ramp_map(up: &[TileKind], down: &[TileKind], rise: f32) -> (TileMap, f32) {
+/// top, and a ramp of `down` tiles back to the floor; the height of the top in world units.
+fn ramp_map(up: &[TileKind], down: &[TileKind]) -> (TileMap, f32) {
     let mut map = empty_map(60, 16);
     map.fill(IVec2::new(0, 0), IVec2::new(59, 0), TileKind::Solid);
     let mut height = 1.0f32; // the ground's height, in tiles
@@ -21,7 +26,7 @@ fn ramp_map(up: &[TileKind], down: &[TileKind], rise: f32) -> (TileMap, f32) {
         let row = height.floor() as i32;
         map.set(x, row, kind);
         map.fill(IVec2::new(x, 1), IVec2::new(x, row - 1), TileKind::Solid);
-        height += rise;
+        height += rise(kind);
         x += 1;
     }
     let top = height;
@@ -33,7 +38,7 @@ fn ramp_map(up: &[TileKind], down: &[TileKind], rise: f32) -> (TileMap, f32) {
     );
     x = flat_end;
     for &kind in down {
-        height -= rise;
+        height -= rise(kind);
         let row = height.floor() as i32;
         map.set(x, row, kind);
         map.fill(IVec2::new(x, 1), IVec2::new(x, row - 1), TileKind::Solid);
@@ -83,7 +88,7 @@ fn assert_walked_smoothly(map: TileMap, top: f32, half: Vec2) {
 
 #[test]
 fn a_45_degree_ramp_is_walked_up_and_down_at_full_speed_on_the_ground_every_step() {
-    let (map, top) = ramp_map(&[TileKind::SlopeRight; 4], &[TileKind::SlopeLeft; 4], 1.0);
+    let (map, top) = ramp_map(&[TileKind::SlopeRight; 4], &[TileKind::SlopeLeft; 4]);
     assert_walked_smoothly(map.clone(), top, Vec2::new(6.0, 10.0));
     // Wider than a tile, and flat.
     assert_walked_smoothly(map, top, Vec2::new(20.0, 5.0));
@@ -94,7 +99,7 @@ fn a_2_to_1_ramp_is_walked_up_and_down_at_full_speed_on_the_ground_every_step() 
     use TileKind::*;
     let up = [SlopeRightLow, SlopeRightHigh, SlopeRightLow, SlopeRightHigh];
     let down = [SlopeLeftHigh, SlopeLeftLow, SlopeLeftHigh, SlopeLeftLow];
-    let (map, top) = ramp_map(&up, &down, 0.5);
+    let (map, top) = ramp_map(&up, &down);
     assert_walked_smoothly(map.clone(), top, Vec2::new(6.0, 10.0));
     assert_walked_smoothly(map, top, Vec2::new(20.0, 5.0));
 }
@@ -191,4 +196,221 @@ fn a_jump_from_a_slope_goes_as_high_as_a_jump_from_flat_ground() {
             "{kind:?}: {on_slope} against {flat}"
         );
     }
+}
+
+#[test]
+fn seams_between_slopes_of_both_angles_are_walked_without_a_bump() {
+    use TileKind::*;
+    // 2:1 into 45 degrees into 2:1 going up; 45 into 2:1 into 45 going down.
+    let up = [
+        SlopeRightLow,
+        SlopeRightHigh,
+        SlopeRight,
+        SlopeRight,
+        SlopeRightLow,
+        SlopeRightHigh,
+    ];
+    let down = [SlopeLeft, SlopeLeftHigh, SlopeLeftLow, SlopeLeft, SlopeLeft];
+    let (map, top) = ramp_map(&up, &down);
+    assert_walked_smoothly(map.clone(), top, Vec2::new(6.0, 10.0));
+    assert_walked_smoothly(map, top, Vec2::new(20.0, 5.0));
+}
+
+#[test]
+fn a_body_rising_into_a_ceiling_slope_is_deflected_along_it() {
+    // A ceiling slope whose surface falls to the right (`/` upside down) over an open room.
+    let mut map = empty_map(12, 12);
+    map.fill(IVec2::new(0, 0), IVec2::new(11, 0), TileKind::Solid);
+    map.set(5, 6, TileKind::CeilingRight);
+    map.fill(IVec2::new(5, 7), IVec2::new(5, 11), TileKind::Solid);
+    let mut app = app_without_gravity(map);
+    let half = Vec2::splat(4.0);
+    let body = spawn_frictionless(&mut app, Vec2::new(88.0, 60.0), half, Vec2::new(0.0, 200.0));
+    step(&mut app, 20);
+    let v = vel(&app, body);
+    // The surface's normal points down and to the right: the body goes on along the surface,
+    // up and to the left, at the speed along it.
+    assert!(v.x < -50.0 && v.y > 50.0, "{v}");
+    assert!((v.x + v.y).abs() < 1e-2, "along the surface: {v}");
+}
+
+#[test]
+fn a_crate_pushed_up_a_slope_goes_up_it() {
+    let (map, top) = ramp_map(&[TileKind::SlopeRight; 4], &[TileKind::SlopeLeft; 4]);
+    let mut app = app(map);
+    let crate_ = spawn(
+        &mut app,
+        Vec2::new(112.0, 22.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    // A tall kinematic block (which tiles do not stop) pushes it to the right, up the ramp.
+    let half = Vec2::new(6.0, 48.0);
+    spawn_kinematic(
+        &mut app,
+        Vec2::new(96.0, 16.0 + half.y),
+        half,
+        Vec2::new(WALK, 0.0),
+    );
+    step(&mut app, 80);
+    let end = pos(&app, crate_);
+    assert!(end.x > 200.0, "{end}");
+    assert!(
+        (end.y - 6.0 - top).abs() < 0.5,
+        "up the ramp, on the top: {end}"
+    );
+}
+
+#[test]
+fn crates_stacked_on_a_slope_stay_stacked() {
+    let mut app = app(one_slope(TileKind::SlopeRightLow));
+    let half = Vec2::splat(5.0);
+    let lower = spawn(&mut app, Vec2::new(72.0, 30.0), half, Vec2::ZERO);
+    let upper = spawn(&mut app, Vec2::new(72.0, 41.0), half, Vec2::ZERO);
+    step(&mut app, 60);
+    let (a, b) = (pos(&app, lower), pos(&app, upper));
+    step(&mut app, 120);
+    assert_eq!((pos(&app, lower), pos(&app, upper)), (a, b), "still");
+    assert!((b.y - a.y - 10.0).abs() < 0.1, "stacked: {a} {b}");
+    assert!(flags(&app, lower).on_ground() && flags(&app, upper).on_ground());
+}
+
+/// A random terrain of flats, 45-degree and 2:1 ramps up and down (solid under every surface),
+/// heights 1 to 8 tiles, 64 tiles wide.
+fn random_terrain(u: &mut impl FnMut() -> f32) -> TileMap {
+    use TileKind::*;
+    let mut map = empty_map(64, 16);
+    let mut height = 2;
+    let mut x = 0;
+    let column = |map: &mut TileMap, x: i32, top: i32, surface: Option<(TileKind, i32)>| {
+        map.fill(IVec2::new(x, 0), IVec2::new(x, top - 1), Solid);
+        if let Some((kind, row)) = surface {
+            map.set(x, row, kind);
+        }
+    };
+    while x < 62 {
+        let pick = (u() * 5.0) as u32;
+        match pick {
+            1 if height < 8 => {
+                column(&mut map, x, height, Some((SlopeRight, height)));
+                height += 1;
+            }
+            2 if height > 1 => {
+                height -= 1;
+                column(&mut map, x, height, Some((SlopeLeft, height)));
+            }
+            3 if height < 8 => {
+                column(&mut map, x, height, Some((SlopeRightLow, height)));
+                x += 1;
+                column(&mut map, x, height, Some((SlopeRightHigh, height)));
+                height += 1;
+            }
+            4 if height > 1 => {
+                height -= 1;
+                column(&mut map, x, height, Some((SlopeLeftHigh, height)));
+                x += 1;
+                column(&mut map, x, height, Some((SlopeLeftLow, height)));
+            }
+            _ => column(&mut map, x, height, None),
+        }
+        x += 1;
+    }
+    while x < 64 {
+        column(&mut map, x, height, None);
+        x += 1;
+    }
+    map
+}
+
+/// Whether the box is inside a solid tile, or below the surface of a floor slope, by more
+/// than `tolerance`.
+fn inside_ground(map: &TileMap, center: Vec2, half: Vec2, tolerance: f32) -> bool {
+    let (min, max) = (center - half, center + half);
+    let (lo, hi) = (map.tile_at(min), map.tile_at(max));
+    for y in lo.y..=hi.y {
+        for x in lo.x..=hi.x {
+            let (tmin, tmax) = map.tile_rect(x, y);
+            let kind = map.get(x, y);
+            let overlap = (max.min(tmax) - min.max(tmin)).min_element();
+            if kind == TileKind::Solid && overlap > tolerance {
+                return true;
+            }
+            if let Some(slope) = kind.slope() {
+                let tile = SlopeTile {
+                    slope,
+                    min: tmin,
+                    max: tmax,
+                };
+                if let Some(support) = tile.support(min.x, max.x)
+                    && overlap > tolerance
+                    && min.y < support - tolerance
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn walking_back_and_forth_over_random_ramps_stays_on_the_ground_and_out_of_it() {
+    let mut u = unit_floats(0x5A0B_E5);
+    for case in 0..24 {
+        let map = random_terrain(&mut u);
+        let half = Vec2::new(2.0 + u() * 14.0, 2.0 + u() * 12.0);
+        let mut app = app(map.clone());
+        let start = Vec2::new(24.0, 8.0 * 16.0 + half.y + 40.0);
+        let body = spawn(&mut app, start, half, Vec2::ZERO);
+        step(&mut app, 60);
+        assert!(flags(&app, body).on_ground(), "case {case}: landed");
+        for direction in [1.0, -1.0] {
+            let mut i = 0;
+            loop {
+                let before = pos(&app, body);
+                if (direction > 0.0 && before.x > 64.0 * 16.0 - 40.0)
+                    || (direction < 0.0 && before.x < 40.0)
+                {
+                    break;
+                }
+                assert!(
+                    i < 800,
+                    "case {case} {half}: stuck at {before}\n{}",
+                    ascii_of(&map)
+                );
+                i += 1;
+                let v = vel(&app, body);
+                set_vel(&mut app, body, Vec2::new(direction * WALK, v.y));
+                step(&mut app, 1);
+                let at = pos(&app, body);
+                assert!(
+                    ((at.x - before.x) - direction * WALK * DT).abs() < 1e-3,
+                    "case {case} {half}: went {} at step {i} from {before}\n{}",
+                    at.x - before.x,
+                    ascii_of(&map)
+                );
+                assert!(
+                    flags(&app, body).on_ground(),
+                    "case {case} {half}: off the ground at step {i} ({direction}) at {at}\n{}",
+                    ascii_of(&map)
+                );
+                assert!(
+                    !inside_ground(&map, at, half, 0.01),
+                    "case {case} {half}: inside the ground at step {i} at {at}"
+                );
+            }
+        }
+    }
+}
+
+fn ascii_of(map: &TileMap) -> String {
+    (0..map.height() as i32)
+        .rev()
+        .map(|y| {
+            (0..map.width() as i32)
+                .map(|x| map.get(x, y).to_char())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
