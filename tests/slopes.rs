@@ -414,3 +414,19 @@ fn ascii_of(map: &TileMap) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+#[test]
+fn segment_casts_stop_on_a_slope_surface_and_pass_its_empty_half() {
+    use bevy_platformer_physics::tiles::cast_segment_tiles;
+    let map = one_slope(TileKind::SlopeRight);
+    // Down at x = 68 (a quarter into the tile): the surface is at 16 + 4 = 20.
+    let hit = cast_segment_tiles(&map, Vec2::new(68.0, 60.0), Vec2::new(68.0, 0.0)).unwrap();
+    assert_eq!(hit.tile, IVec2::new(4, 1));
+    assert!((hit.distance - 40.0).abs() < 1e-3, "{hit:?}");
+    assert!((hit.normal - Vec2::new(-1.0, 1.0).normalize()).length() < 1e-5);
+    // Through the empty half above the surface, to the floor beyond.
+    let hit = cast_segment_tiles(&map, Vec2::new(60.0, 30.0), Vec2::new(70.0, 10.0)).unwrap();
+    assert!(hit.normal.y > 0.0, "{hit:?}");
+    let hit = cast_segment_tiles(&map, Vec2::new(50.0, 31.0), Vec2::new(70.0, 31.0));
+    assert_eq!(hit, None, "above the surface all the way");
+}

@@ -8,7 +8,8 @@
 //!    face it entered through. At an exact corner both side tiles are checked (touching counts)
 //!    before the diagonal one.
 //! 3. A tile stops the segment when it is [`TileKind::Solid`], or [`TileKind::OneWay`] entered
-//!    through its top face while going down. Ladders and empty tiles never stop it.
+//!    through its top face while going down, or a slope whose solid part the segment meets
+//!    (there, with that face's normal). Ladders and empty tiles never stop it.
 //!
 //! A segment that starts inside a solid tile stops at distance 0 with a zero normal; one that
 //! starts exactly on a tile's face and goes into it stops at distance 0 with that face's normal.
@@ -18,6 +19,7 @@
 
 use bevy::math::{IVec2, Vec2};
 
+use super::slope::{SlopeTile, cast_segment_slope};
 use super::{TileKind, TileMap};
 use crate::shapes::{BoxShape, cast_segment_box};
 
@@ -57,7 +59,7 @@ fn stops(kind: TileKind, face: Option<Face>) -> bool {
         TileKind::Solid => true,
         TileKind::OneWay => face == Some(Face { axis: 1, step: -1 }),
         TileKind::Empty | TileKind::Ladder => false,
-        // TODO(slopes): cast against the slope's surface, not its whole tile.
+        // A slope stops it where it meets the solid part (see `cast_segment_tiles`).
         _ => true,
     }
 }
@@ -135,6 +137,17 @@ pub fn cast_segment_tiles(map: &TileMap, start: Vec2, end: Vec2) -> Option<TileH
     let unit = (end - start) / world_length;
     let hit = |cell: IVec2, t: f32, face: Option<Face>| {
         let kind = map.checked_get(cell.x, cell.y)?;
+        if let Some(slope) = kind.slope() {
+            // Somewhere in the tile, or nowhere: the surface, or the face entered.
+            let (min, max) = map.tile_rect(cell.x, cell.y);
+            let tile = SlopeTile { slope, min, max };
+            let (s, normal) = cast_segment_slope(start, end, &tile)?;
+            return Some(TileHit {
+                tile: cell,
+                distance: s * world_length,
+                normal,
+            });
+        }
         stops(kind, face).then(|| TileHit {
             tile: cell,
             // From the face's world coordinate where there is one: exact for whole numbers.

@@ -259,6 +259,41 @@ pub fn push_out_of_slope(center: Vec2, half: Vec2, tile: &SlopeTile, skin: f32) 
     best
 }
 
+/// Where the segment from `start` to `end` first meets the slope tile's solid part: the
+/// fraction of the segment before it, and the outward normal of the edge it enters through
+/// (zero when it starts inside). Touching counts. The clipping of the segment by each edge's
+/// half-plane (Cyrus and Beck).
+pub fn cast_segment_slope(start: Vec2, end: Vec2, tile: &SlopeTile) -> Option<(f32, Vec2)> {
+    let polygon = tile.polygon();
+    let corners = polygon.corners();
+    let d = end - start;
+    let (mut t_in, mut t_out) = (0.0f32, 1.0f32);
+    let mut normal = Vec2::ZERO;
+    for (i, &a) in corners.iter().enumerate() {
+        let b = corners[(i + 1) % corners.len()];
+        // Counter-clockwise corners: the outward normal is the edge turned clockwise.
+        let n = Vec2::new(b.y - a.y, a.x - b.x).normalize();
+        // Inside the edge's half-plane while n . (p - a) <= 0.
+        let (num, den) = (n.dot(start - a), n.dot(d));
+        if den == 0.0 {
+            if num > 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = -num / den;
+        if den < 0.0 {
+            if t > t_in {
+                t_in = t;
+                normal = n;
+            }
+        } else {
+            t_out = t_out.min(t);
+        }
+    }
+    (t_in <= t_out).then_some((t_in, normal))
+}
+
 /// The outward normal of the slope tile's face a box touches: within `skin` of it and not
 /// deeper than `skin` into the tile. `None` when apart or overlapping.
 pub fn touching(center: Vec2, half: Vec2, tile: &SlopeTile, skin: f32) -> Option<Vec2> {
@@ -462,6 +497,27 @@ mod tests {
             push_out_of_slope(touching + n, half, &up, SKIN),
             None,
             "apart"
+        );
+    }
+
+    #[test]
+    fn segments_stop_on_the_surface_and_pass_over_the_empty_half() {
+        let up = tile(SlopeShape::Right, false);
+        // Straight down at x = 36: the surface is at y = 20.
+        let (t, n) = cast_segment_slope(Vec2::new(36.0, 40.0), Vec2::new(36.0, 0.0), &up).unwrap();
+        assert!((t * 40.0 - 20.0).abs() < 1e-4 && (n - up.normal()).length() < 1e-6);
+        // Across the empty upper-left half: no hit.
+        assert_eq!(
+            cast_segment_slope(Vec2::new(30.0, 30.0), Vec2::new(38.0, 31.0), &up),
+            None
+        );
+        // Into the high side from the right: the tile's right face.
+        let (t, n) = cast_segment_slope(Vec2::new(60.0, 20.0), Vec2::new(40.0, 20.0), &up).unwrap();
+        assert!((t * 20.0 - 12.0).abs() < 1e-4 && n == Vec2::X);
+        // Starting inside: at once, no normal.
+        assert_eq!(
+            cast_segment_slope(Vec2::new(46.0, 18.0), Vec2::new(0.0, 0.0), &up),
+            Some((0.0, Vec2::ZERO))
         );
     }
 
