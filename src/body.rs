@@ -5,7 +5,7 @@ use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
 use crate::flags::PushFlags;
-use crate::tiles::TileKind;
+use crate::tiles::{Slope, TileKind};
 
 /// A physics body's box: centre and half extents in world units, y up.
 ///
@@ -208,8 +208,9 @@ impl Default for BodySwitches {
 pub struct BodyState {
     /// The box overlaps at least one [`TileKind::Ladder`] tile.
     pub overlaps_ladder: bool,
-    /// The kind of tile the body stands on: `Solid` if any supporting tile is solid, else
-    /// `OneWay`, else `Ladder` (the top of a ladder). `None` when not standing on a tile.
+    /// The kind of tile the body stands on: a slope if any supporting tile is one, else
+    /// `Solid` if one is solid, else `OneWay`, else `Ladder` (the top of a ladder). `None` when
+    /// not standing on a tile.
     pub standing_on: Option<TileKind>,
     /// The velocity of the body this one stands on (the one rising fastest when several);
     /// zero on tiles or in the air. Ground friction pulls the body's horizontal speed toward it;
@@ -223,6 +224,35 @@ pub struct BodyState {
     /// Warnings already given for this body, so each problem is reported once.
     #[reflect(ignore)]
     pub(crate) warned: u8,
+}
+
+impl BodyState {
+    /// The slope the body stands on, if it stands on one.
+    pub fn slope(&self) -> Option<Slope> {
+        self.standing_on.and_then(TileKind::slope)
+    }
+
+    /// The normal of the ground under the body: a slope's surface normal, straight up on a
+    /// flat tile or on a body, `None` in the air.
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_platformer_physics::prelude::*;
+    ///
+    /// let mut state = BodyState::default();
+    /// assert_eq!(state.ground_normal(), None, "in the air");
+    /// state.standing_on = Some(TileKind::SlopeLeftLow);
+    /// assert!(state.ground_normal().unwrap().x > 0.0, "a slope rising left faces right");
+    /// state.standing_on = Some(TileKind::Solid);
+    /// assert_eq!(state.ground_normal(), Some(Vec2::Y));
+    /// ```
+    pub fn ground_normal(&self) -> Option<Vec2> {
+        match (self.slope(), self.standing_on, self.ground) {
+            (Some(slope), ..) => Some(slope.normal()),
+            (None, Some(_), _) | (None, None, Some(_)) => Some(Vec2::Y),
+            (None, None, None) => None,
+        }
+    }
 }
 
 /// The body's centre before the current step moved it (article 000's "old position").

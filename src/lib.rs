@@ -167,7 +167,7 @@ pub use query::{CastHit, HitTarget, QueryFilter, SpatialQuery};
 pub use rest_skipping::{RestSkipping, RestSkippingPlugin};
 pub use schedule::PhysicsSystems;
 pub use sensors::{Sensor, SensorContents, SensorEntered, SensorExited, SensorShape};
-pub use tiles::{TileKind, TileMap, TileMapError};
+pub use tiles::{Slope, SlopeShape, TileKind, TileMap, TileMapError};
 
 /// Everything a game needs: `use bevy_platformer_physics::prelude::*;`.
 pub mod prelude {
@@ -176,7 +176,7 @@ pub mod prelude {
         CollisionStarted, Contacts, GridAreas, HitTarget, Kinematic, Landed, LayerMask,
         OldPosition, OneWayPlatform, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats,
         PhysicsSystems, Presser, PushFlags, QueryFilter, RestSkipping, RestSkippingPlugin, Sensor,
-        SensorContents, SensorEntered, SensorExited, SensorShape, Side, SpatialQuery, Squished,
-        TileKind, TileMap, TileMapError, Velocity,
+        SensorContents, SensorEntered, SensorExited, SensorShape, Side, Slope, SlopeShape,
+        SpatialQuery, Squished, TileKind, TileMap, TileMapError, Velocity,
     };
 }

@@ -430,3 +430,19 @@ fn segment_casts_stop_on_a_slope_surface_and_pass_its_empty_half() {
     let hit = cast_segment_tiles(&map, Vec2::new(50.0, 31.0), Vec2::new(70.0, 31.0));
     assert_eq!(hit, None, "above the surface all the way");
 }
+
+#[test]
+fn the_body_state_names_the_slope_and_its_ground_normal() {
+    let mut app = app(one_slope(TileKind::SlopeLeftHigh));
+    let half = Vec2::new(3.0, 5.0);
+    let body = spawn(&mut app, Vec2::new(72.0, 50.0), half, Vec2::ZERO);
+    let flat = spawn(&mut app, Vec2::new(140.0, 30.0), half, Vec2::ZERO);
+    step(&mut app, 60);
+    let s = state(&app, body);
+    assert_eq!(s.standing_on, Some(TileKind::SlopeLeftHigh));
+    assert_eq!(s.slope().map(|s| s.shape), Some(SlopeShape::LeftHigh));
+    let n = s.ground_normal().unwrap();
+    assert!((n - Vec2::new(0.5, 1.0).normalize()).length() < 1e-6, "{n}");
+    assert_eq!(state(&app, flat).ground_normal(), Some(Vec2::Y));
+    assert_eq!(state(&app, flat).slope(), None);
+}

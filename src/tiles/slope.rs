@@ -68,6 +68,26 @@ pub struct Slope {
     pub ceiling: bool,
 }
 
+impl Slope {
+    /// The surface's outward normal (out of the solid part), unit length.
+    ///
+    /// ```
+    /// use bevy::math::Vec2;
+    /// use bevy_platformer_physics::prelude::*;
+    ///
+    /// let ramp = TileKind::SlopeRight.slope().unwrap();
+    /// assert!((ramp.normal() - Vec2::new(-1.0, 1.0).normalize()).length() < 1e-6);
+    /// ```
+    pub fn normal(self) -> Vec2 {
+        let (left, right) = self.shape.heights();
+        let rise = right - left;
+        match self.ceiling {
+            false => Vec2::new(-rise, 1.0).normalize(),
+            true => Vec2::new(-rise, -1.0).normalize(),
+        }
+    }
+}
+
 /// A slope tile in the world: the slope and the tile's rectangle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlopeTile {
@@ -116,12 +136,7 @@ impl SlopeTile {
 
     /// The surface's outward normal (out of the solid part), unit length.
     pub fn normal(&self) -> Vec2 {
-        let (left, right) = self.slope.shape.heights();
-        let rise = right - left;
-        match self.slope.ceiling {
-            false => Vec2::new(-rise, 1.0).normalize(),
-            true => Vec2::new(-rise, -1.0).normalize(),
-        }
+        self.slope.normal()
     }
 
     /// The solid part: the tile below (floor) or above (ceiling) the surface.
