@@ -446,3 +446,114 @@ fn the_body_state_names_the_slope_and_its_ground_normal() {
     assert_eq!(state(&app, flat).ground_normal(), Some(Vec2::Y));
     assert_eq!(state(&app, flat).slope(), None);
 }
+
+#[test]
+fn a_one_way_ramp_is_walked_up_and_down_like_a_solid_one() {
+    use TileKind::*;
+    let up = [
+        OneWaySlopeRight,
+        OneWaySlopeRight,
+        OneWaySlopeRightLow,
+        OneWaySlopeRightHigh,
+    ];
+    let down = [
+        OneWaySlopeLeftHigh,
+        OneWaySlopeLeftLow,
+        OneWaySlopeLeft,
+        OneWaySlopeLeft,
+    ];
+    let (map, top) = ramp_map(&up, &down);
+    assert_walked_smoothly(map.clone(), top, Vec2::new(6.0, 10.0));
+    assert_walked_smoothly(map, top, Vec2::new(20.0, 5.0));
+}
+
+/// A floating one-way slope tile of `kind` at tile (4, 4), over a floor.
+fn floating_one_way(kind: TileKind) -> TileMap {
+    let mut map = empty_map(12, 80);
+    map.fill(IVec2::new(0, 0), IVec2::new(11, 0), TileKind::Solid);
+    map.set(4, 4, kind);
+    map
+}
+
+#[test]
+fn a_one_way_slope_is_passed_from_below_and_from_the_side_and_landed_on_from_above() {
+    for kind in [TileKind::OneWaySlopeRight, TileKind::OneWaySlopeLeftLow] {
+        let slope = kind.slope().unwrap();
+        let tile = SlopeTile {
+            slope,
+            min: Vec2::new(64.0, 64.0),
+            max: Vec2::new(80.0, 80.0),
+        };
+        let half = Vec2::splat(3.0);
+        // From below: up through it, and down onto its surface.
+        let mut app = app(floating_one_way(kind));
+        let body = spawn(&mut app, Vec2::new(72.0, 40.0), half, Vec2::new(0.0, 300.0));
+        step(&mut app, 120);
+        let at = pos(&app, body);
+        let surface = tile.support(at.x - half.x, at.x + half.x).unwrap();
+        assert!(
+            (at.y - half.y - surface).abs() < 1e-2,
+            "{kind:?}: on it at {at}"
+        );
+        assert!(flags(&app, body).on_ground());
+        assert_eq!(state(&app, body).standing_on, Some(kind));
+        // From the side, at the tile's height: through its high side unstopped; from its low
+        // side onto the surface, and up it.
+        let rises_right = slope.shape.heights().1 > slope.shape.heights().0;
+        let side = |from_right: bool| {
+            let mut app = app_without_gravity(floating_one_way(kind));
+            let (x, v) = if from_right {
+                (100.0, -100.0)
+            } else {
+                (44.0, 100.0)
+            };
+            let body = spawn(&mut app, Vec2::new(x, 67.5), half, Vec2::new(v, 0.0));
+            step(&mut app, 40);
+            pos(&app, body)
+        };
+        let (high, low) = if rises_right {
+            (side(true), side(false))
+        } else {
+            (side(false), side(true))
+        };
+        // Out the other side of the tile (64 to 80).
+        assert!(
+            high.x < 61.0 || high.x > 83.0,
+            "{kind:?}: high side: {high}"
+        );
+        assert!(low.y > 68.0, "{kind:?}: low side: {low}");
+    }
+}
+
+#[test]
+fn a_body_drops_through_a_one_way_slope() {
+    let mut app = app(floating_one_way(TileKind::OneWaySlopeRight));
+    let half = Vec2::splat(3.0);
+    let body = spawn(&mut app, Vec2::new(72.0, 100.0), half, Vec2::ZERO);
+    step(&mut app, 60);
+    assert_eq!(
+        state(&app, body).standing_on,
+        Some(TileKind::OneWaySlopeRight)
+    );
+    switches(&mut app, body).drop_through = true;
+    step(&mut app, 60);
+    assert_eq!(pos(&app, body).y, 16.0 + half.y, "on the floor under it");
+}
+
+#[test]
+fn a_body_falling_64_tiles_a_step_lands_on_a_one_way_slope() {
+    let mut app = app(floating_one_way(TileKind::OneWaySlopeLeftHigh));
+    let half = Vec2::new(4.0, 7.0);
+    let body = spawn(
+        &mut app,
+        Vec2::new(72.0, 1200.0),
+        half,
+        Vec2::new(0.0, -64.0 * 16.0 / DT),
+    );
+    step(&mut app, 3);
+    assert_eq!(
+        state(&app, body).standing_on,
+        Some(TileKind::OneWaySlopeLeftHigh)
+    );
+    assert!(pos(&app, body).y > 64.0);
+}

@@ -313,6 +313,10 @@ pub fn depenetrate(map: &TileMap, center: &mut Vec2, half: Vec2, skin: f32, limi
             {
                 let (tmin, tmax) = map.tile_rect(x, y);
                 let tile = SlopeTile { slope, min: tmin, max: tmax };
+                // A one-way slope is passed through, never pushed out of.
+                if slope.one_way {
+                    return;
+                }
                 if let Some(push) = push_out_of_slope(*center, half, &tile, skin) {
                     overlapping = true;
                     let depth = push.length();
@@ -375,6 +379,19 @@ pub fn snap_onto_one_way(
         Vec2::new(center.x - half.x + skin, feet),
         Vec2::new(center.x + half.x - skin, feet + tolerance),
         |x, y, kind| {
+            if let Some(slope) = kind.slope().filter(|s| s.one_way) {
+                // A one-way slope's surface under the feet (its uphill end).
+                let (min, max) = map.tile_rect(x, y);
+                let tile = SlopeTile { slope, min, max };
+                let span = (center.x - half.x + skin, center.x + half.x - skin);
+                if let Some(top) = tile.support(span.0, span.1)
+                    && top > feet + skin
+                    && top <= feet + tolerance
+                {
+                    best_top = Some(best_top.map_or(top, |b| b.max(top)));
+                }
+                return;
+            }
             if !pass.holds(kind) || !map.is_one_way_top(x, y) {
                 return;
             }
@@ -494,6 +511,10 @@ fn surroundings(
             let Some(n) = touching(center, half, &tile, skin) else {
                 return;
             };
+            // A one-way slope holds only on its surface, when the body does not drop through.
+            if slope.one_way && (pass.drop_through || n != tile.normal()) {
+                return;
+            }
             let side = if n.x.abs() > n.y.abs() {
                 if n.x > 0.0 { Side::Left } else { Side::Right }
             } else if n.y > 0.0 {

@@ -45,6 +45,20 @@ pub enum TileKind {
     CeilingLeftLow,
     /// [`SlopeLeftHigh`](Self::SlopeLeftHigh) upside down.
     CeilingLeftHigh,
+    /// A one-way floor slope: [`SlopeRight`](Self::SlopeRight)'s surface, which bodies pass
+    /// through from below and from the sides, land on from above, and drop through like a
+    /// one-way platform.
+    OneWaySlopeRight,
+    /// [`SlopeLeft`](Self::SlopeLeft)'s surface, one-way.
+    OneWaySlopeLeft,
+    /// [`SlopeRightLow`](Self::SlopeRightLow)'s surface, one-way.
+    OneWaySlopeRightLow,
+    /// [`SlopeRightHigh`](Self::SlopeRightHigh)'s surface, one-way.
+    OneWaySlopeRightHigh,
+    /// [`SlopeLeftLow`](Self::SlopeLeftLow)'s surface, one-way.
+    OneWaySlopeLeftLow,
+    /// [`SlopeLeftHigh`](Self::SlopeLeftHigh)'s surface, one-way.
+    OneWaySlopeLeftHigh,
 }
 
 impl TileKind {
@@ -52,8 +66,9 @@ impl TileKind {
     /// solid, `-` one-way, `H` ladder; floor slopes `/` and `\\` (45 degrees, rising right and
     /// left), `1` `2` (a 2:1 slope rising right: low, high) and `3` `4` (rising left: high,
     /// low); ceiling slopes `(` `)` (45 degrees: `/` and `\\` upside down) and `5` `6` `7`
-    /// `8` (`1` `2` `3` `4` upside down).
-    pub const CHARS: [(char, TileKind); 16] = [
+    /// `8` (`1` `2` `3` `4` upside down); one-way floor slopes `{` `}` (`/` and `\\`) and `a`
+    /// `b` `c` `d` (`1` `2` `3` `4`).
+    pub const CHARS: [(char, TileKind); 22] = [
         ('.', Self::Empty),
         ('#', Self::Solid),
         ('-', Self::OneWay),
@@ -70,6 +85,12 @@ impl TileKind {
         ('6', Self::CeilingRightHigh),
         ('7', Self::CeilingLeftHigh),
         ('8', Self::CeilingLeftLow),
+        ('{', Self::OneWaySlopeRight),
+        ('}', Self::OneWaySlopeLeft),
+        ('a', Self::OneWaySlopeRightLow),
+        ('b', Self::OneWaySlopeRightHigh),
+        ('c', Self::OneWaySlopeLeftHigh),
+        ('d', Self::OneWaySlopeLeftLow),
     ];
 
     /// The kind an ASCII map character stands for (see [`CHARS`](Self::CHARS); a space is
@@ -102,22 +123,32 @@ impl TileKind {
     #[inline]
     pub fn slope(self) -> Option<Slope> {
         use SlopeShape::*;
-        let (shape, ceiling) = match self {
+        let (shape, ceiling, one_way) = match self {
             Self::Empty | Self::Ladder | Self::OneWay | Self::Solid => return None,
-            Self::SlopeRight => (Right, false),
-            Self::SlopeLeft => (Left, false),
-            Self::SlopeRightLow => (RightLow, false),
-            Self::SlopeRightHigh => (RightHigh, false),
-            Self::SlopeLeftLow => (LeftLow, false),
-            Self::SlopeLeftHigh => (LeftHigh, false),
-            Self::CeilingRight => (Right, true),
-            Self::CeilingLeft => (Left, true),
-            Self::CeilingRightLow => (RightLow, true),
-            Self::CeilingRightHigh => (RightHigh, true),
-            Self::CeilingLeftLow => (LeftLow, true),
-            Self::CeilingLeftHigh => (LeftHigh, true),
+            Self::SlopeRight => (Right, false, false),
+            Self::SlopeLeft => (Left, false, false),
+            Self::SlopeRightLow => (RightLow, false, false),
+            Self::SlopeRightHigh => (RightHigh, false, false),
+            Self::SlopeLeftLow => (LeftLow, false, false),
+            Self::SlopeLeftHigh => (LeftHigh, false, false),
+            Self::CeilingRight => (Right, true, false),
+            Self::OneWaySlopeRight => (Right, false, true),
+            Self::CeilingLeft => (Left, true, false),
+            Self::OneWaySlopeLeft => (Left, false, true),
+            Self::CeilingRightLow => (RightLow, true, false),
+            Self::OneWaySlopeRightLow => (RightLow, false, true),
+            Self::CeilingRightHigh => (RightHigh, true, false),
+            Self::OneWaySlopeRightHigh => (RightHigh, false, true),
+            Self::CeilingLeftLow => (LeftLow, true, false),
+            Self::OneWaySlopeLeftLow => (LeftLow, false, true),
+            Self::CeilingLeftHigh => (LeftHigh, true, false),
+            Self::OneWaySlopeLeftHigh => (LeftHigh, false, true),
         };
-        Some(Slope { shape, ceiling })
+        Some(Slope {
+            shape,
+            ceiling,
+            one_way,
+        })
     }
 }
 

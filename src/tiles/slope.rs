@@ -66,6 +66,9 @@ pub struct Slope {
     pub shape: SlopeShape,
     /// A ceiling (solid above the surface) rather than a floor.
     pub ceiling: bool,
+    /// A one-way floor slope: only its surface collides, with bodies coming from above it
+    /// (never a ceiling).
+    pub one_way: bool,
 }
 
 impl Slope {
@@ -341,7 +344,11 @@ mod tests {
 
     fn tile(shape: SlopeShape, ceiling: bool) -> SlopeTile {
         SlopeTile {
-            slope: Slope { shape, ceiling },
+            slope: Slope {
+                shape,
+                ceiling,
+                one_way: false,
+            },
             min: Vec2::new(32.0, 16.0),
             max: Vec2::new(48.0, 32.0),
         }

@@ -214,9 +214,15 @@ fn first_contact(
         if kind.is_slope()
             && let Some(slope) = kind.slope()
         {
+            if slope.one_way && pass.drop_through {
+                return;
+            }
             let (min, max) = map.tile_rect(x, y);
             let tile = SlopeTile { slope, min, max };
+            // A one-way slope holds only bodies that come down onto its surface (a body that
+            // starts inside it, from below or from a side, is not hit).
             if let Some(hit) = sweep_box_slope(center, half, d, &tile, skin)
+                && !(slope.one_way && hit.normal != tile.normal())
                 && best.is_none_or(|b| hit.time < b.time())
             {
                 best = Some(Contact::Surface(hit));
