@@ -3,6 +3,7 @@
 
 use bevy::prelude::*;
 use bevy_platformer_physics::prelude::*;
+use bevy_platformer_physics::tiles::SlopeTile;
 
 pub const SOLID: Color = Color::srgb(0.36, 0.37, 0.45);
 pub const ONE_WAY: Color = Color::srgb(0.25, 0.7, 0.75);
@@ -72,6 +73,7 @@ fn rebuild_tile_sprites(
     map: Res<TileMap>,
     tileset: Option<Res<Tileset>>,
     old: Query<Entity, With<TileSprite>>,
+    (mut meshes, mut materials): (ResMut<Assets<Mesh>>, ResMut<Assets<ColorMaterial>>),
 ) {
     if !map.is_changed() && !tileset.as_ref().is_some_and(|t| t.is_added()) {
         return;
@@ -84,12 +86,30 @@ fn rebuild_tile_sprites(
         for x in 0..map.width() as i32 {
             let (min, max) = map.tile_rect(x, y);
             let center = (min + max) / 2.0;
+            if let Some(slope) = map.get(x, y).slope() {
+                // Its solid part, as a polygon around the tile's centre.
+                let tile = SlopeTile { slope, min, max };
+                let polygon = tile.polygon();
+                let corners = polygon.corners().iter().map(|&p| p - center);
+                let Ok(polygon) = ConvexPolygon::new(corners) else {
+                    continue;
+                };
+                let color = if slope.one_way { ONE_WAY } else { SOLID };
+                commands.spawn((
+                    TileSprite,
+                    Mesh2d(meshes.add(polygon)),
+                    MeshMaterial2d(materials.add(color)),
+                    Transform::from_xyz(center.x, center.y, -1.0),
+                ));
+                continue;
+            }
             if let Some(tileset) = &tileset {
                 let index = match map.get(x, y) {
                     TileKind::Empty => continue,
                     TileKind::Solid => SOLID_SPRITE,
                     TileKind::OneWay => ONE_WAY_SPRITE,
                     TileKind::Ladder => LADDER_SPRITE,
+                    _ => continue,
                 };
                 commands.spawn((
                     TileSprite,
@@ -103,6 +123,7 @@ fn rebuild_tile_sprites(
                 TileKind::Solid => (SOLID, Vec2::splat(size - 1.0), 0.0),
                 TileKind::OneWay => (ONE_WAY, Vec2::new(size, size * 0.25), size * 0.375),
                 TileKind::Ladder => (LADDER, Vec2::new(size * 0.6, size), 0.0),
+                _ => continue,
             };
             commands.spawn((
                 TileSprite,

@@ -10,7 +10,7 @@ mod system;
 
 pub use cast::{TileHit, cast_segment_tiles};
 pub use map::{TileKind, TileMap, TileMapError};
-pub use slope::{Slope, SlopeShape, SlopeTile};
+pub use slope::{Polygon, Slope, SlopeShape, SlopeTile};
 pub(crate) use system::TileCollisionPlugin;
 #[cfg(any(test, feature = "reference"))]
 pub(crate) use system::left_the_map;

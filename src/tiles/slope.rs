@@ -102,14 +102,15 @@ pub struct SlopeTile {
     pub max: Vec2,
 }
 
-/// Up to four corners, counter-clockwise.
+/// A slope tile's solid part: three or four corners, counter-clockwise.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Polygon {
-    pub corners: [Vec2; 4],
-    pub len: usize,
+    corners: [Vec2; 4],
+    len: usize,
 }
 
 impl Polygon {
+    /// The corners, counter-clockwise.
     pub fn corners(&self) -> &[Vec2] {
         &self.corners[..self.len]
     }
