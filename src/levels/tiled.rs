@@ -225,13 +225,7 @@ fn fill(tiles: &mut TileMap, layer: &TileLayer, path: &Path) -> Result<(), Level
                 continue;
             };
             let kind = match value {
-                PropertyValue::StringValue(s) => match s.as_str() {
-                    "solid" => Some(TileKind::Solid),
-                    "one_way" => Some(TileKind::OneWay),
-                    "ladder" => Some(TileKind::Ladder),
-                    "empty" => Some(TileKind::Empty),
-                    _ => None,
-                },
+                PropertyValue::StringValue(s) => kind_named(s),
                 _ => None,
             };
             let Some(kind) = kind else {
@@ -352,4 +346,57 @@ fn place(
         });
     }
     Ok(())
+}
+
+/// The tile kind a Tiled `kind` property names: `solid`, `one_way`, `ladder`, `empty`, and the
+/// slopes in snake case (`slope_right`, `slope_left_low`, `ceiling_right_high`,
+/// `one_way_slope_left`, ...: [`TileKind`]'s variant names).
+fn kind_named(name: &str) -> Option<TileKind> {
+    use TileKind::*;
+    let kind = match name {
+        "solid" => Solid,
+        "one_way" => OneWay,
+        "ladder" => Ladder,
+        "empty" => Empty,
+        "slope_right" => SlopeRight,
+        "slope_left" => SlopeLeft,
+        "slope_right_low" => SlopeRightLow,
+        "slope_right_high" => SlopeRightHigh,
+        "slope_left_low" => SlopeLeftLow,
+        "slope_left_high" => SlopeLeftHigh,
+        "ceiling_right" => CeilingRight,
+        "ceiling_left" => CeilingLeft,
+        "ceiling_right_low" => CeilingRightLow,
+        "ceiling_right_high" => CeilingRightHigh,
+        "ceiling_left_low" => CeilingLeftLow,
+        "ceiling_left_high" => CeilingLeftHigh,
+        "one_way_slope_right" => OneWaySlopeRight,
+        "one_way_slope_left" => OneWaySlopeLeft,
+        "one_way_slope_right_low" => OneWaySlopeRightLow,
+        "one_way_slope_right_high" => OneWaySlopeRightHigh,
+        "one_way_slope_left_low" => OneWaySlopeLeftLow,
+        "one_way_slope_left_high" => OneWaySlopeLeftHigh,
+        _ => return None,
+    };
+    Some(kind)
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::*;
+
+    #[test]
+    fn every_tile_kind_is_named_by_its_variant_in_snake_case() {
+        for (_, kind) in TileKind::CHARS {
+            let mut snake = String::new();
+            for (i, ch) in format!("{kind:?}").chars().enumerate() {
+                if ch.is_uppercase() && i > 0 {
+                    snake.push('_');
+                }
+                snake.push(ch.to_ascii_lowercase());
+            }
+            assert_eq!(kind_named(&snake), Some(kind), "{snake}");
+        }
+        assert_eq!(kind_named("slope"), None);
+    }
 }

@@ -37,6 +37,22 @@
 //!    body, is reported as pushing. Standing bodies lose horizontal speed to ground friction.
 //!    A held body pushing on two opposite sides does not fit where it is: it is *squished*
 //!    ([`TileOutcome::squished`], and the [`Squished`](crate::Squished) message).
+//!
+//! # Slopes
+//!
+//! A slope tile's solid part is a convex polygon (`src/tiles/slope.rs`). Step 1 pushes a body
+//! out of a solid slope by the shortest of the polygon's separating axes (never out of a one-way
+//! slope). Step 2 lifts a body onto a one-way slope's surface like onto a one-way top. Step 3
+//! sweeps against the polygon with the same slab test over its three axes (x, y, the surface's
+//! normal); a one-way slope counts only through its surface, for a body that starts above it.
+//! At a floor slope's surface a body with ground friction goes on along the surface at its
+//! horizontal pace and its vertical speed stops, as on flat ground; other bodies, and bodies
+//! at a ceiling slope, slide along the surface and lose only the velocity into it. Then a
+//! body that stood on the ground, is not rising and no longer touches it is put back down onto
+//! the floor within the distance a 45-degree slope falls over its sideways move, when that floor
+//! or the ground it left is a slope (walking down a ramp). Step 4 counts a slope's surface as
+//! the bottom (floor) or top (ceiling) side it touches. Maps without slopes skip all of this
+//! (`TileMap::has_slopes`).
 
 use bevy::math::{IVec2, Vec2};
 
