@@ -46,7 +46,7 @@ fn app(reference: bool, map: &TileMap, config: &PhysicsConfig, skip: bool) -> Ap
     app
 }
 
-/// A random map: a solid floor and walls, and scattered solid, one-way and ladder tiles.
+/// A random map: a solid floor and walls, and scattered solid, one-way, ladder and slope tiles.
 fn random_map(u: &mut impl FnMut() -> f32) -> TileMap {
     let mut map = TileMap::new(W as u32, H as u32, TILE);
     for x in 0..W {
@@ -65,6 +65,10 @@ fn random_map(u: &mut impl FnMut() -> f32) -> TileMap {
                 TileKind::OneWay
             } else if r < 0.13 {
                 TileKind::Ladder
+            } else if r < 0.17 {
+                // Any slope: the kinds after the four plain ones.
+                let slopes = &TileKind::CHARS[4..];
+                slopes[(u() * slopes.len() as f32) as usize % slopes.len()].1
             } else {
                 continue;
             };
