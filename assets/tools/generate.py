@@ -4,7 +4,7 @@
     python3 assets/tools/generate.py
 
 - sprites/tiles.png: the 16 x 16 tileset (solid, one-way, ladder, decoration, crate,
-  character, platform), drawn here.
+  character, platform, then the eighteen slopes), drawn here.
 - levels/tiles.tsx: the Tiled tileset over it, each tile's `kind` property set.
 - levels/<name>.tmx for each levels/<name>.txt: the same tiles and objects, as a Tiled map
   (objects: spawn points, crates, sensors, platform paths), so both formats load to the same
@@ -39,10 +39,54 @@ def png(path, width, height, pixel):
 CHARACTER = (89, 153, 255, 255)
 
 
+# The slope tiles after the seven pictures: (ASCII character, Tiled kind, height at the left
+# edge, height at the right edge, ceiling, one-way), heights in sixteenths from the floor (or,
+# for a ceiling, from the top).
+SLOPES = [
+    ("/", "slope_right", 0, 16, False, False),
+    ("\\", "slope_left", 16, 0, False, False),
+    ("1", "slope_right_low", 0, 8, False, False),
+    ("2", "slope_right_high", 8, 16, False, False),
+    ("3", "slope_left_high", 16, 8, False, False),
+    ("4", "slope_left_low", 8, 0, False, False),
+    ("(", "ceiling_right", 0, 16, True, False),
+    (")", "ceiling_left", 16, 0, True, False),
+    ("5", "ceiling_right_low", 0, 8, True, False),
+    ("6", "ceiling_right_high", 8, 16, True, False),
+    ("7", "ceiling_left_high", 16, 8, True, False),
+    ("8", "ceiling_left_low", 8, 0, True, False),
+    ("{", "one_way_slope_right", 0, 16, False, True),
+    ("}", "one_way_slope_left", 16, 0, False, True),
+    ("a", "one_way_slope_right_low", 0, 8, False, True),
+    ("b", "one_way_slope_right_high", 8, 16, False, True),
+    ("c", "one_way_slope_left_high", 16, 8, False, True),
+    ("d", "one_way_slope_left_low", 8, 0, False, True),
+]
+
+
+def slope_pixel(slope, u, v):
+    """A slope tile: brick under the surface (over it for a ceiling), a plank along the
+    surface for a one-way slope."""
+    _, _, left, right, ceiling, one_way = slope
+    surface = left + (right - left) * (u + 0.5) / TILE  # height at this column, from the base
+    height = (TILE - 1 - v) + 0.5 if not ceiling else v + 0.5  # this pixel's, from the base
+    depth = surface - height  # how far inside the solid part
+    if depth < 0:
+        return (0, 0, 0, 0)
+    if one_way:
+        if depth > 4:
+            return (0, 0, 0, 0)
+        return (150, 110, 60, 255) if depth < 1 or depth > 3 else (196, 150, 88, 255)
+    shade = 12 * ((u * 7 + v * 3) % 3)
+    return (140 + shade, 84 + shade // 2, 62, 255)
+
+
 def tile_pixel(x, y):
     """Seven pictures side by side: brick, plank, ladder, grass tuft, crate, character,
-    platform."""
+    platform; then the slopes."""
     kind, u, v = x // TILE, x % TILE, y % TILE
+    if kind >= 7:
+        return slope_pixel(SLOPES[kind - 7], u, v)
     if kind == 4:  # crate: a frame and a diagonal brace
         frame = u in (0, 1, 14, 15) or v in (0, 1, 14, 15)
         brace = abs(u - v) <= 1
@@ -82,15 +126,19 @@ def tile_pixel(x, y):
     return (0, 0, 0, 0)
 
 
-KINDS = ["solid", "one_way", "ladder"]  # tile ids 0, 1, 2; 3 to 5 have no kind (not tiles)
-COLUMNS = 7
+# Tile id and kind: ids 0 to 2, then the slopes from 7; 3 to 6 have no kind (not tiles).
+KINDS = [(0, "solid"), (1, "one_way"), (2, "ladder")] + [
+    (7 + i, slope[1]) for i, slope in enumerate(SLOPES)]
+COLUMNS = 7 + len(SLOPES)
+# The tile id of each ASCII tile character.
+TILE_IDS = {"#": 0, "-": 1, "H": 2, **{slope[0]: 7 + i for i, slope in enumerate(SLOPES)}}
 
 
 def tsx():
     tiles = "".join(
         f' <tile id="{i}">\n  <properties>\n   <property name="kind" value="{k}"/>\n'
         f"  </properties>\n </tile>\n"
-        for i, k in enumerate(KINDS)
+        for i, k in KINDS
     )
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -114,7 +162,7 @@ def tmx(text):
     for row, line in enumerate(lines):
         line = line.ljust(width, ".")
         for col, ch in enumerate(line):
-            gids.append({"#": 1, "-": 2, "H": 3}.get(ch, 0))
+            gids.append(TILE_IDS[ch] + 1 if ch in TILE_IDS else 0)
             cx, cy = (col + 0.5) * TILE, top - (row + 0.5) * TILE  # world centre
             oid = next(ids)
             if ch == "P":
