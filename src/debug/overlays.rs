@@ -1,9 +1,10 @@
-//! Gizmo overlays: tiles, partition cells, bodies, pairs, normals, velocities, push flags.
+//! Gizmo overlays: tiles (slopes outlined), partition cells, bodies, pairs, normals, velocities,
+//! push flags (and, on a slope, the ground normal).
 
 use bevy::prelude::*;
 
 use super::{DebugOverlays, DebugSelection, SquishLog};
-use crate::body::{Aabb, Kinematic, Velocity};
+use crate::body::{Aabb, BodyState, Kinematic, Velocity};
 use crate::fast::snapshot::ContactLayout;
 use crate::flags::{PushFlags, Side};
 use crate::partition::Partition;
@@ -37,6 +38,7 @@ type BodyItem<'a> = (
     &'a Velocity,
     &'a PushFlags,
     Has<Kinematic>,
+    Option<&'a BodyState>,
 );
 
 pub(super) fn draw_overlays(
@@ -75,7 +77,7 @@ pub(super) fn draw_overlays(
             }
         }
     }
-    for (entity, aabb, velocity, flags, kinematic) in &bodies {
+    for (entity, aabb, velocity, flags, kinematic, state) in &bodies {
         if !aabb.center.is_finite() {
             continue;
         }
@@ -114,6 +116,14 @@ pub(super) fn draw_overlays(
                 };
                 let (a, b) = side_segment(c, h, side);
                 gizmos.line_2d(a, b, color);
+            }
+            // On a slope: the ground's normal, from the middle of the feet.
+            if let Some(n) = state
+                .filter(|s| s.slope().is_some())
+                .and_then(BodyState::ground_normal)
+            {
+                let feet = c - Vec2::new(0.0, h.y);
+                gizmos.arrow_2d(feet, feet + n * 10.0, PUSH_TILE);
             }
         }
         // Every body's contacts, from the last detection (whether or not it has `Contacts`).
