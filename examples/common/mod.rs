@@ -33,11 +33,15 @@ pub const LADDER_SPRITE: usize = 2;
 pub const CRATE_SPRITE: usize = 4;
 pub const CHARACTER_SPRITE: usize = 5;
 pub const PLATFORM_SPRITE: usize = 6;
+pub const FIRST_SLOPE_SPRITE: usize = 7;
+/// Pictures in the tileset: the seven above, then the eighteen slopes.
+pub const TILESET_PICTURES: u32 = 25;
 
 impl Tileset {
-    /// Loads the tileset (seven 16 x 16 pictures in a row).
+    /// Loads the tileset ([`TILESET_PICTURES`] 16 x 16 pictures in a row).
     pub fn load(assets: &AssetServer, layouts: &mut Assets<TextureAtlasLayout>) -> Self {
-        let layout = TextureAtlasLayout::from_grid(UVec2::splat(16), 7, 1, None, None);
+        let layout =
+            TextureAtlasLayout::from_grid(UVec2::splat(16), TILESET_PICTURES, 1, None, None);
         Self {
             image: assets.load("sprites/tiles.png"),
             layout: layouts.add(layout),
@@ -86,7 +90,7 @@ fn rebuild_tile_sprites(
         for x in 0..map.width() as i32 {
             let (min, max) = map.tile_rect(x, y);
             let center = (min + max) / 2.0;
-            if let Some(slope) = map.get(x, y).slope() {
+            if let Some(slope) = map.get(x, y).slope().filter(|_| tileset.is_none()) {
                 // Its solid part, as a polygon around the tile's centre.
                 let tile = SlopeTile { slope, min, max };
                 let polygon = tile.polygon();
@@ -109,7 +113,11 @@ fn rebuild_tile_sprites(
                     TileKind::Solid => SOLID_SPRITE,
                     TileKind::OneWay => ONE_WAY_SPRITE,
                     TileKind::Ladder => LADDER_SPRITE,
-                    _ => continue,
+                    // The slopes follow the seven pictures, in the order of their characters.
+                    kind => match TileKind::CHARS[4..].iter().position(|&(_, k)| k == kind) {
+                        Some(i) => FIRST_SLOPE_SPRITE + i,
+                        None => continue,
+                    },
                 };
                 commands.spawn((
                     TileSprite,
