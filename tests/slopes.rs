@@ -123,7 +123,12 @@ fn a_body_falling_64_tiles_a_step_lands_on_the_slope_with_its_uphill_corner() {
         SlopeLeftLow,
         SlopeLeftHigh,
     ] {
-        for half in [Vec2::new(3.0, 9.0), Vec2::new(5.0, 2.0)] {
+        // Tall, flat, and wider than the tile.
+        for half in [
+            Vec2::new(3.0, 9.0),
+            Vec2::new(5.0, 2.0),
+            Vec2::new(12.0, 4.0),
+        ] {
             let mut app = app(one_slope(kind));
             let start = Vec2::new(72.0, 1200.0);
             let body = spawn(&mut app, start, half, Vec2::new(0.0, -64.0 * 16.0 / DT));
@@ -218,20 +223,41 @@ fn seams_between_slopes_of_both_angles_are_walked_without_a_bump() {
 
 #[test]
 fn a_body_rising_into_a_ceiling_slope_is_deflected_along_it() {
-    // A ceiling slope whose surface falls to the right (`/` upside down) over an open room.
-    let mut map = empty_map(12, 12);
-    map.fill(IVec2::new(0, 0), IVec2::new(11, 0), TileKind::Solid);
-    map.set(5, 6, TileKind::CeilingRight);
-    map.fill(IVec2::new(5, 7), IVec2::new(5, 11), TileKind::Solid);
-    let mut app = app_without_gravity(map);
-    let half = Vec2::splat(4.0);
-    let body = spawn_frictionless(&mut app, Vec2::new(88.0, 60.0), half, Vec2::new(0.0, 200.0));
-    step(&mut app, 20);
-    let v = vel(&app, body);
-    // The surface's normal points down and to the right: the body goes on along the surface,
-    // up and to the left, at the speed along it.
-    assert!(v.x < -50.0 && v.y > 50.0, "{v}");
-    assert!((v.x + v.y).abs() < 1e-2, "along the surface: {v}");
+    use TileKind::*;
+    for kind in [
+        CeilingRight,
+        CeilingLeft,
+        CeilingRightLow,
+        CeilingRightHigh,
+        CeilingLeftLow,
+        CeilingLeftHigh,
+    ] {
+        // The ceiling slope at tile (5, 6), solid above it, over an open room.
+        let mut map = empty_map(12, 12);
+        map.fill(IVec2::new(0, 0), IVec2::new(11, 0), Solid);
+        map.set(5, 6, kind);
+        map.fill(IVec2::new(5, 7), IVec2::new(5, 11), Solid);
+        let mut app = app_without_gravity(map);
+        let half = Vec2::splat(3.0);
+        let body = spawn_frictionless(&mut app, Vec2::new(88.0, 60.0), half, Vec2::new(0.0, 200.0));
+        step(&mut app, 30);
+        let v = vel(&app, body);
+        let n = kind.slope().unwrap().normal();
+        // It goes on along the surface (the speed along it kept), not stopped, not into it.
+        assert!(
+            v.dot(n).abs() < 1e-3,
+            "{kind:?}: {v} against the normal {n}"
+        );
+        let along = 200.0 * (1.0 - n.y * n.y).sqrt();
+        assert!(
+            (v.length() - along).abs() < 1e-2,
+            "{kind:?}: {v}, expected speed {along}"
+        );
+        assert!(
+            v.x * n.x > 0.0,
+            "{kind:?}: turned the way the surface faces: {v}"
+        );
+    }
 }
 
 #[test]
