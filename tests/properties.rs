@@ -49,19 +49,6 @@ fn arb_body() -> impl Strategy<Value = BodySpec> {
         })
 }
 
-/// The map as the ASCII `TileMap::from_ascii` reads, for failure messages.
-fn to_ascii(map: &TileMap) -> String {
-    (0..map.height() as i32)
-        .rev()
-        .map(|y| {
-            (0..map.width() as i32)
-                .map(|x| map.get(x, y).to_char())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The deepest overlap of the box with any solid tile (<= 0 when clear).
 fn solid_overlap(map: &TileMap, a: &Aabb) -> f32 {
     let mut worst = f32::MIN;
@@ -115,7 +102,7 @@ proptest! {
                 prop_assert!(
                     depth <= 0.01,
                     "step {s}: {a:?} overlaps a solid tile by {depth}\nmap:\n{}\nbodies: {bodies:?}\ngravity {gravity}",
-                    to_ascii(&map)
+                    ascii_of(&map)
                 );
                 prop_assert!(a.center.is_finite());
             }

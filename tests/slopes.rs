@@ -429,18 +429,6 @@ fn walking_back_and_forth_over_random_ramps_stays_on_the_ground_and_out_of_it() 
     }
 }
 
-fn ascii_of(map: &TileMap) -> String {
-    (0..map.height() as i32)
-        .rev()
-        .map(|y| {
-            (0..map.width() as i32)
-                .map(|x| map.get(x, y).to_char())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 #[test]
 fn segment_casts_stop_on_a_slope_surface_and_pass_its_empty_half() {
     use bevy_platformer_physics::tiles::cast_segment_tiles;

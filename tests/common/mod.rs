@@ -70,6 +70,19 @@ pub fn unit_floats(seed: u32) -> impl FnMut() -> f32 {
     }
 }
 
+/// The map as the ASCII `TileMap::from_ascii` reads, for failure messages.
+pub fn ascii_of(map: &TileMap) -> String {
+    (0..map.height() as i32)
+        .rev()
+        .map(|y| {
+            (0..map.width() as i32)
+                .map(|x| map.get(x, y).to_char())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Parses an ASCII map of 16-unit tiles.
 pub fn ascii(text: &str) -> TileMap {
     TileMap::from_ascii(text, 16.0).expect("test map parses")
