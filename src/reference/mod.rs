@@ -23,7 +23,8 @@
 //!    that stood on another falls no faster than its support; kinematic bodies and bodies
 //!    without world collision move by their velocity.
 //! 2. **Tiles** (every valid, non-kinematic body): `collide_with_tiles` (`src/tiles/collide.rs`: push out of solid
-//!    tiles or hold, one-way snap, swept move and slide, flags, friction); [`Landed`] when the
+//!    tiles or hold, one-way snap, swept move and slide, walking along slopes and following them
+//!    down, flags, friction); [`Landed`] when the
 //!    body stands on a tile it did not stand on before; [`Squished`] once per episode.
 //! 3. **Pairs** (every valid body): each pair of bodies whose layers interact and whose boxes
 //!    overlap or touch within the pair's tolerance (`signed_overlap_within`, `src/geometry.rs`),
