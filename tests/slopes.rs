@@ -48,8 +48,8 @@ fn ramp_map(up: &[TileKind], down: &[TileKind]) -> (TileMap, f32) {
 }
 
 /// Walks a body from the floor over the ramps; returns each step's (x before, x after, on the
-/// ground after) and the highest the feet went.
-fn walk_over(map: TileMap, half: Vec2) -> (Vec<(f32, f32, bool)>, f32, usize) {
+/// ground after, touching a wall after) and the highest the feet went.
+fn walk_over(map: TileMap, half: Vec2, speed: f32) -> (Vec<(f32, f32, bool, bool)>, f32, usize) {
     let mut app = app(map);
     let body = spawn(&mut app, Vec2::new(40.0, 16.0 + half.y), half, Vec2::ZERO);
     step(&mut app, 5);
@@ -59,31 +59,38 @@ fn walk_over(map: TileMap, half: Vec2) -> (Vec<(f32, f32, bool)>, f32, usize) {
     while pos(&app, body).x < 700.0 && steps.len() < 2000 {
         let before = pos(&app, body).x;
         let v = vel(&app, body);
-        set_vel(&mut app, body, Vec2::new(WALK, v.y));
+        set_vel(&mut app, body, Vec2::new(speed, v.y));
         step(&mut app, 1);
         highest = highest.max(pos(&app, body).y - half.y);
-        steps.push((before, pos(&app, body).x, flags(&app, body).on_ground()));
+        let f = flags(&app, body);
+        let wall = f.pushes_tile(Side::Left) || f.pushes_tile(Side::Right);
+        steps.push((before, pos(&app, body).x, f.on_ground(), wall));
     }
     let landed = drain_landed(&mut app).len();
     (steps, highest, landed)
 }
 
+/// Walking over the ramps at a walking pace and at a run four times as fast: the same
+/// horizontal distance every step, on the ground every step, up to the top, never landing.
 fn assert_walked_smoothly(map: TileMap, top: f32, half: Vec2) {
-    let (steps, highest, landed) = walk_over(map, half);
-    let dx = WALK * DT;
-    for (i, &(before, after, ground)) in steps.iter().enumerate() {
+    for speed in [WALK, 4.0 * WALK] {
+        let (steps, highest, landed) = walk_over(map.clone(), half, speed);
+        let dx = speed * DT;
+        for (i, &(before, after, ground, wall)) in steps.iter().enumerate() {
+            assert!(
+                ((after - before) - dx).abs() < 1e-3,
+                "{speed}: step {i} at x = {before}: went {} instead of {dx}",
+                after - before
+            );
+            assert!(ground, "{speed}: step {i} at x = {before}: off the ground");
+            assert!(!wall, "{speed}: step {i} at x = {before}: against a wall");
+        }
         assert!(
-            ((after - before) - dx).abs() < 1e-3,
-            "step {i} at x = {before}: went {} instead of {dx}",
-            after - before
+            (highest - top).abs() < 1e-2,
+            "{speed}: the top is at {top}, the feet reached {highest}"
         );
-        assert!(ground, "step {i} at x = {before}: off the ground");
+        assert_eq!(landed, 0, "{speed}: walking is not landing");
     }
-    assert!(
-        (highest - top).abs() < 1e-2,
-        "the top is at {top}, the feet reached {highest}"
-    );
-    assert_eq!(landed, 0, "walking is not landing");
 }
 
 #[test]
@@ -415,8 +422,14 @@ fn walking_back_and_forth_over_random_ramps_stays_on_the_ground_and_out_of_it() 
                     at.x - before.x,
                     ascii_of(&map)
                 );
+                let f = flags(&app, body);
                 assert!(
-                    flags(&app, body).on_ground(),
+                    !f.pushes_tile(Side::Left) && !f.pushes_tile(Side::Right),
+                    "case {case} {half}: against a wall at step {i} at {at}\n{}",
+                    ascii_of(&map)
+                );
+                assert!(
+                    f.on_ground(),
                     "case {case} {half}: off the ground at step {i} ({direction}) at {at}\n{}",
                     ascii_of(&map)
                 );

@@ -524,13 +524,21 @@ fn surroundings(
             };
             let (tmin, tmax) = map.tile_rect(x, y);
             let tile = SlopeTile { slope, min: tmin, max: tmax };
+            if slope.one_way {
+                // It holds the feet that rest on its surface (at the box's uphill end), unless
+                // the body drops through.
+                let on = tile
+                    .support(min.x, max.x)
+                    .is_some_and(|top| (min.y - top).abs() <= skin);
+                if on && !pass.drop_through {
+                    sides |= side_bit(Side::Bottom);
+                    standing_on = standing_on.max(Some(kind));
+                }
+                return;
+            }
             let Some(n) = touching(center, half, &tile, skin) else {
                 return;
             };
-            // A one-way slope holds only on its surface, when the body does not drop through.
-            if slope.one_way && (pass.drop_through || n != tile.normal()) {
-                return;
-            }
             let side = if n.x.abs() > n.y.abs() {
                 if n.x > 0.0 { Side::Left } else { Side::Right }
             } else if n.y > 0.0 {

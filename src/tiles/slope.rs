@@ -180,9 +180,11 @@ impl SlopeTile {
         Polygon { corners, len }
     }
 
-    /// The separating axes of a box and this tile: x, y and the surface's normal.
+    /// The separating axes of a box and this tile: the surface's normal, x and y. The normal
+    /// comes first: where a contact is as much with a corner as with the surface (a box's
+    /// corner on a tile's corner, where ramps meet), it is with the surface.
     fn axes(&self) -> [Vec2; 3] {
-        [Vec2::X, Vec2::Y, self.normal()]
+        [self.normal(), Vec2::X, Vec2::Y]
     }
 
     /// How high a floor slope holds a box whose bottom spans `lo..hi` in x: the highest point
@@ -319,10 +321,15 @@ pub fn touching(center: Vec2, half: Vec2, tile: &SlopeTile, skin: f32) -> Option
     let polygon = tile.polygon();
     // The axis of the largest separation (a gap, or the shallowest overlap): the face met.
     let mut face: Option<(f32, Vec2)> = None;
-    for axis in tile.axes() {
+    // The gap between the box and the surface, on the surface's side.
+    let mut surface = f32::INFINITY;
+    for (i, axis) in tile.axes().into_iter().enumerate() {
         let (pl, ph) = polygon_interval(&polygon, axis);
         let (bl, bh) = box_interval(center, half, axis);
         let (above, below) = (bl - ph, pl - bh);
+        if i == 0 {
+            surface = above;
+        }
         let (gap, normal) = if above >= below {
             (above, axis)
         } else {
@@ -333,7 +340,32 @@ pub fn touching(center: Vec2, half: Vec2, tile: &SlopeTile, skin: f32) -> Option
         }
     }
     let (gap, normal) = face?;
-    (gap.abs() <= skin).then_some(normal)
+    if gap.abs() > skin {
+        return None;
+    }
+    // A box on the surface touches the surface, even where a tile face is as near (at the
+    // tile's corners, where a ramp meets the next tile).
+    if surface.abs() <= skin {
+        return Some(tile.normal());
+    }
+    // A side face counts only where the box's side runs along it, not corner to corner.
+    if normal.x != 0.0 {
+        let x = if normal.x > 0.0 {
+            tile.max.x
+        } else {
+            tile.min.x
+        };
+        let edge = tile.surface_y(x);
+        let (lo, hi) = match tile.slope.ceiling {
+            false => (tile.min.y, edge),
+            true => (edge, tile.max.y),
+        };
+        let overlap = (center.y + half.y).min(hi) - (center.y - half.y).max(lo);
+        if overlap <= skin {
+            return None;
+        }
+    }
+    Some(normal)
 }
 
 #[cfg(test)]

@@ -219,10 +219,11 @@ fn first_contact(
             }
             let (min, max) = map.tile_rect(x, y);
             let tile = SlopeTile { slope, min, max };
-            // A one-way slope holds only bodies that come down onto its surface (a body that
-            // starts inside it, from below or from a side, is not hit).
+            // A one-way slope holds only bodies that come down onto its surface or its top
+            // corner (a body that starts inside it, or meets it from below or from a side, is
+            // not hit).
             if let Some(hit) = sweep_box_slope(center, half, d, &tile, skin)
-                && !(slope.one_way && hit.normal != tile.normal())
+                && !(slope.one_way && hit.normal.y <= 0.0)
                 && best.is_none_or(|b| hit.time < b.time())
             {
                 best = Some(Contact::Surface(hit));
