@@ -47,9 +47,19 @@ fn ramp_map(up: &[TileKind], down: &[TileKind]) -> (TileMap, f32) {
     (map, top * 16.0)
 }
 
-/// Walks a body from the floor over the ramps; returns each step's (x before, x after, on the
-/// ground after, touching a wall after) and the highest the feet went.
-fn walk_over(map: TileMap, half: Vec2, speed: f32) -> (Vec<(f32, f32, bool, bool)>, f32, usize) {
+/// One step of a walk: x before and after, and whether the body then stood on the ground and
+/// touched a wall.
+#[derive(Clone, Copy)]
+struct Walked {
+    before: f32,
+    after: f32,
+    ground: bool,
+    wall: bool,
+}
+
+/// Walks a body from the floor over the ramps; returns its steps, the highest the feet went and
+/// how many times it landed.
+fn walk_over(map: TileMap, half: Vec2, speed: f32) -> (Vec<Walked>, f32, usize) {
     let mut app = app(map);
     let body = spawn(&mut app, Vec2::new(40.0, 16.0 + half.y), half, Vec2::ZERO);
     step(&mut app, 5);
@@ -64,7 +74,12 @@ fn walk_over(map: TileMap, half: Vec2, speed: f32) -> (Vec<(f32, f32, bool, bool
         highest = highest.max(pos(&app, body).y - half.y);
         let f = flags(&app, body);
         let wall = f.pushes_tile(Side::Left) || f.pushes_tile(Side::Right);
-        steps.push((before, pos(&app, body).x, f.on_ground(), wall));
+        steps.push(Walked {
+            before,
+            after: pos(&app, body).x,
+            ground: f.on_ground(),
+            wall,
+        });
     }
     let landed = drain_landed(&mut app).len();
     (steps, highest, landed)
@@ -76,7 +91,13 @@ fn assert_walked_smoothly(map: TileMap, top: f32, half: Vec2) {
     for speed in [WALK, 4.0 * WALK] {
         let (steps, highest, landed) = walk_over(map.clone(), half, speed);
         let dx = speed * DT;
-        for (i, &(before, after, ground, wall)) in steps.iter().enumerate() {
+        for (i, step) in steps.iter().enumerate() {
+            let Walked {
+                before,
+                after,
+                ground,
+                wall,
+            } = *step;
             assert!(
                 ((after - before) - dx).abs() < 1e-3,
                 "{speed}: step {i} at x = {before}: went {} instead of {dx}",
