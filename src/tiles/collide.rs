@@ -179,7 +179,7 @@ fn collide_near_tiles(
     // (see `follow_slope_down`).
     let (grounded, on_slope) = if map.has_slopes() && body.velocity.y <= 0.0 {
         let (sides, on, _) = surroundings(map, body.center, body.half, skin, pass);
-        let on_slope = on.is_some_and(|k| k.slope().is_some());
+        let on_slope = on.is_some_and(TileKind::is_slope);
         (sides & side_bit(Side::Bottom) != 0, on_slope)
     } else {
         (false, false)
@@ -187,12 +187,16 @@ fn collide_near_tiles(
     let walking = params.ground_friction > 0.0;
     let before = body.center;
     move_and_slide(map, body, pass, params.dt, params.skin, walking);
-    if grounded {
-        follow_slope_down(map, body, pass, params.skin, (before, on_slope));
-    }
     let skin = skin_at(params.skin, body.center);
-    let (touching, standing_on, overlaps_ladder) =
-        surroundings(map, body.center, body.half, skin, pass);
+    let mut found = surroundings(map, body.center, body.half, skin, pass);
+    if grounded
+        && found.0 & side_bit(Side::Bottom) == 0
+        && follow_slope_down(map, body, pass, params.skin, (before, on_slope))
+    {
+        let skin = skin_at(params.skin, body.center);
+        found = surroundings(map, body.center, body.half, skin, pass);
+    }
+    let (touching, standing_on, overlaps_ladder) = found;
     let sides = touching | pressed;
     if sides & side_bit(Side::Bottom) != 0 && params.ground_friction > 0.0 {
         let decay = friction_decay(params.ground_friction, params.dt);
@@ -208,33 +212,34 @@ fn collide_near_tiles(
 }
 
 /// A body that stood on the ground and is not rising stays on it when the ground falls away
-/// under it along a slope: after its move, if nothing holds its feet, it is swept down by as
+/// under it along a slope: after its move, when nothing holds its feet, it is swept down by as
 /// far as a 45-degree slope falls over the distance it went sideways, and put there if it
 /// meets a floor, when that floor or the ground it stood on is a slope (walking down a ramp,
 /// from a ramp onto flat ground or from flat ground onto a ramp). A body that walks off a
-/// ledge falls as before.
+/// ledge falls as before. Returns whether it moved the body.
 fn follow_slope_down(
     map: &TileMap,
     body: &mut TileBody,
     pass: PassThrough,
     skin_base: f32,
     (before, on_slope): (Vec2, bool),
-) {
-    let skin = skin_at(skin_base, body.center);
-    let (sides, _, _) = surroundings(map, body.center, body.half, skin, pass);
-    if sides & side_bit(Side::Bottom) != 0 || body.velocity.y > 0.0 {
-        return;
+) -> bool {
+    if body.velocity.y > 0.0 {
+        return false;
     }
+    let skin = skin_at(skin_base, body.center);
     let reach = (body.center.x - before.x).abs() + 2.0 * skin;
     let Some((center, slope)) =
         sweep::drop_onto(map, body.center, body.half, reach, pass, skin_base)
     else {
-        return;
+        return false;
     };
-    if slope || on_slope {
-        body.center = center;
-        body.velocity.y = body.velocity.y.max(0.0);
+    if !(slope || on_slope) {
+        return false;
     }
+    body.center = center;
+    body.velocity.y = body.velocity.y.max(0.0);
+    true
 }
 
 /// Removes from `velocity` its components toward the `pressed` sides ([`side_bit`]s).
