@@ -68,7 +68,7 @@ type PartitionQuery<'w, 's> = Query<
         Entity,
         Ref<'static, Aabb>,
         Mut<'static, GridAreas>,
-        &'static Awake,
+        Mut<'static, Awake>,
     ),
 >;
 
@@ -118,6 +118,7 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
             aabbs.into_inner(),
             areas.into_inner(),
         );
+        let rests = rests.into_inner();
         let rows = (entities, (aabbs, rests), (areas, arrived));
         for_each_piece(
             rows,
@@ -188,8 +189,14 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
             }
         }
         mine.range = range;
-        if let Ok((_, _, mut areas, _)) = bodies.get_mut(entity) {
+        if let Ok((_, _, mut areas, mut awake)) = bodies.get_mut(entity) {
             *areas = mine;
+            // Filed again after the response (which moved it across a cell's edge): its
+            // snapshot, which names its first cell, is taken again at the next step, so the
+            // pair loop never reads a resting body's old first cell against its new cells.
+            if !PARALLEL {
+                awake.bypass_change_detection().moved();
+            }
         }
     }
 }
