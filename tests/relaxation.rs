@@ -37,7 +37,7 @@ fn worst_over(app: &mut App, boxes: &[Entity], n: usize) -> f32 {
 
 #[test]
 fn a_tower_of_ten_crates_settles_without_overlap_and_then_rests() {
-    let mut app = relaxed(walled_room(), 8);
+    let mut app = relaxed(walled_room(), 1);
     let crates: Vec<Entity> = (0..10)
         .map(|i| still_box(&mut app, Vec2::new(320.0, 30.0 + 14.0 * i as f32)))
         .collect();
@@ -54,7 +54,7 @@ fn a_tower_of_ten_crates_settles_without_overlap_and_then_rests() {
 
 #[test]
 fn a_pyramid_of_55_crates_settles_without_overlap_and_then_rests() {
-    let mut app = relaxed(walled_room(), 8);
+    let mut app = relaxed(walled_room(), 1);
     let mut crates = Vec::new();
     for row in 0..10 {
         for i in 0..10 - row {
@@ -82,8 +82,8 @@ fn a_pyramid_of_55_crates_settles_without_overlap_and_then_rests() {
 
 #[test]
 fn a_crowd_of_200_walking_into_a_wall_does_not_interpenetrate() {
-    // A heap about 20 bodies across: blocking spreads one body per pass.
-    let mut app = relaxed(walled_room(), 32);
+    // A heap about 20 bodies across, settled by one pass of sweeps.
+    let mut app = relaxed(walled_room(), 1);
     let mut crowd = Vec::new();
     for row in 0..8 {
         for i in 0..25 {
@@ -114,5 +114,5 @@ fn a_crowd_of_200_walking_into_a_wall_does_not_interpenetrate() {
         .map(|&e| aabb(&app, e).min().x)
         .fold(640.0, f32::min);
     assert!(left > 300.0, "the crowd walked to the wall: {left}");
-    assert!(worst <= 0.5, "a pair overlapped by {worst}");
+    assert!(worst <= 0.1, "a pair overlapped by {worst}");
 }

@@ -37,6 +37,10 @@ impl How {
 /// The `Ended::moved` byte: the response moved the body (it ended away from where detection
 /// saw it).
 const MOVED: u8 = 1;
+/// The `Ended::moved` byte: the response left the body where detection saw it, overlapping
+/// none of its partners by more than half its contact tolerance on both axes (see
+/// [`Piece::quiet`]).
+const QUIET: u8 = 2;
 
 fn pack(center: Vec2) -> u64 {
     u64::from(center.x.to_bits()) | u64::from(center.y.to_bits()) << 32
@@ -77,7 +81,12 @@ impl ContactLayout {
         ended.center.store(pack(center), Relaxed);
         ended.how.store(how, Relaxed);
         let moved = center != self.snaps[k].center;
-        ended.moved.store(if moved { MOVED } else { 0 }, Relaxed);
+        let kind = match moved {
+            true => MOVED,
+            false if self.shallow(k) => QUIET,
+            false => 0,
+        };
+        ended.moved.store(kind, Relaxed);
     }
 
     /// Every slot as relaxation's first pass sees it, into `out`: a kinematic body where
@@ -85,22 +94,43 @@ impl ContactLayout {
     /// blocked where it touches tiles; an empty slot nowhere, blocked.
     pub(crate) fn pieces_into(&self, out: &mut Vec<Piece>) {
         out.clear();
-        out.extend(self.snaps.iter().zip(&self.ended).map(|(snap, ended)| {
-            let how = ended.how.load(Relaxed);
-            if snap.kinematic || snap.entity == Entity::PLACEHOLDER || how & How::RECORDED == 0 {
-                Piece {
-                    center: snap.center,
-                    half: snap.half,
-                    blocked: ALL_SIDES,
-                }
-            } else {
-                Piece {
-                    center: unpack(ended.center.load(Relaxed)),
-                    half: snap.half,
-                    blocked: how & ALL_SIDES,
-                }
-            }
-        }));
+        out.extend(
+            self.snaps
+                .iter()
+                .zip(&self.ended)
+                .enumerate()
+                .map(|(k, (snap, ended))| {
+                    let how = ended.how.load(Relaxed);
+                    if snap.kinematic
+                        || snap.entity == Entity::PLACEHOLDER
+                        || how & How::RECORDED == 0
+                    {
+                        Piece {
+                            center: snap.center,
+                            half: snap.half,
+                            blocked: ALL_SIDES,
+                            id: snap.entity.to_bits(),
+                            quiet: snap.kinematic && self.shallow(k),
+                        }
+                    } else {
+                        Piece {
+                            center: unpack(ended.center.load(Relaxed)),
+                            half: snap.half,
+                            blocked: how & ALL_SIDES,
+                            id: snap.entity.to_bits(),
+                            quiet: ended.moved.load(Relaxed) == QUIET,
+                        }
+                    }
+                }),
+        );
+    }
+
+    /// Whether slot `k`'s body overlapped none of its partners at detection by more than half
+    /// its contact tolerance on both axes: where it still is, it overlaps none of them by more
+    /// than the pair's tolerance (a pair the response made has a body it moved).
+    fn shallow(&self, k: usize) -> bool {
+        let half_skin = self.snaps[k].skin * 0.5;
+        (self.now.links_of(k).iter()).all(|l| l.overlap.abs().min_element() <= half_skin)
     }
 
     /// How relaxation may move slot `k`'s body: not at all when it is kinematic or was not

@@ -61,7 +61,7 @@ use crate::integrate::apply_gravity;
 use crate::layers::CollisionLayers;
 use crate::messages::{Landed, Squished, tile_pressers};
 use crate::one_way::{Passing, one_way_contact};
-use crate::response::relax::{ALL_SIDES, Mobility, Piece, relax_pass};
+use crate::response::relax::{ALL_SIDES, Links, Mobility, Piece, Sweeps};
 use crate::response::{respond, squeezed, squished_by_bodies};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::{
@@ -517,9 +517,10 @@ fn relax(bodies: &mut [Body], step: &Step) {
             } else {
                 body.flags.tile_sides()
             },
+            id: body.entity.to_bits(),
+            quiet: false,
         })
         .collect();
-    let mut next = now.clone();
     // The pairs detection found, and those touching where the response left the bodies.
     let mut partners: Vec<Vec<usize>> = (bodies.iter())
         .map(|body| body.contacts.iter().map(|&(j, _)| j).collect())
@@ -546,13 +547,22 @@ fn relax(bodies: &mut [Body], step: &Step) {
             Mobility::Swept(pass_through(&body.switches))
         }
     };
-    for _ in 0..step.config.relaxation_passes {
-        let moved = relax_pass(step.map, &now, &mut next, 0, (partners, mobility), touch);
-        core::mem::swap(&mut now, &mut next);
-        if !moved {
-            break;
-        }
-    }
+    let all: &[Body] = bodies;
+    let strangers = |k: usize, _: Vec2, _: Vec2| {
+        let me = &all[k];
+        (0..all.len()).filter(move |&j| {
+            let other = &all[j];
+            me.layers.interacts_with(other.layers) && !(me.one_way || other.one_way)
+        })
+    };
+    let links = Links {
+        partners,
+        mobility,
+        strangers,
+    };
+    let passes = step.config.relaxation_passes;
+    let sweeps = &mut Sweeps::default();
+    crate::response::relax::relax(step.map, &mut now, &links, (passes, touch), sweeps);
     for (body, piece) in bodies.iter_mut().zip(&now) {
         body.aabb.center = piece.center;
     }

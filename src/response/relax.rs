@@ -1,31 +1,38 @@
-//! Relaxation: what the response leaves overlapping is pushed apart within the step, pass after
-//! pass, from what holds it (tiles, kinematic bodies) outward.
+//! Relaxation: what the response leaves overlapping is pushed apart within the step, in ordered
+//! sweeps from what holds it (the floor, walls, kinematic bodies) outward.
 //!
 //! # Algorithm
 //!
 //! Article 003's response resolves each contact once, from what detection saw. In a pile or in
 //! a crowd pressed into a wall, moving a body out of one neighbour moves it into another, and
 //! what is left waits for the next step, which adds its own. Relaxation finishes the job in the
-//! step. Over the pairs detection found and those touching where the response left the bodies
-//! (a body the response moved into one it was not touching at detection), up to
-//! [`PhysicsConfig::relaxation_passes`] times:
+//! step, over the pairs detection found and those touching where the response left the bodies
+//! (a body the response moved into one it was not touching at detection). A body is **blocked**
+//! on a side when it touches a solid tile there this step, or once a push toward that side was
+//! stopped by the tile sweep; a kinematic body is blocked on every side. Up to [`PhysicsConfig::relaxation_passes`] times:
 //!
-//! 1. Every non-kinematic body with contacts reads itself and its partners where the last pass
-//!    left them (the first pass: where the response left them). Each pass reads one picture
-//!    and writes the next, so the order in which bodies are handled changes nothing.
-//! 2. **Blocked sides.** A body is blocked on a side when it touches a solid tile there this
-//!    step, when the sweep stopped one of its pushes on that side, or when a partner that
-//!    touches or overlaps it on that side is kinematic or was blocked on that same side at the
-//!    last pass. Blocking spreads from the floor and the walls outward, one body per pass, and
-//!    is kept for the rest of the step.
-//! 3. **Pushes.** For each partner it overlaps by more than the contact tolerance on both axes,
-//!    the body is pushed out along the axis of the smaller overlap: the whole overlap when the
-//!    partner cannot give way on that side and the body can, none of it in the opposite case,
-//!    half otherwise (both free, or both held: a squeeze). Of the pushes in one direction the
-//!    largest counts (a body sunk into two side by side rises once, not twice); opposite ones
-//!    add up.
-//! 4. The push is applied through the tile sweep, so a body is never pushed into a tile.
-//! 5. The passes end early when one moves nobody.
+//! 1. **Vertical phase, from the support up.** A pair is settled along y when, where the phase
+//!    found it, it overlapped across (along x) more than the tolerance and no less than along y.
+//!    Starting from the pairs overlapping by more than the tolerance, bodies are visited from
+//!    the lowest up (by height where the phase found them, then by entity): each is lifted as
+//!    far as the highest of the bodies below it that it is paired with needs, through the tile
+//!    sweep, and the bodies above it that it now overlaps are visited in turn. A stack settles
+//!    in one sweep. A body that could not go as far as needed (blocked, or stopped by a tile)
+//!    starts a sweep back down from it: the bodies below it that it still overlaps are pushed
+//!    down, from the top.
+//! 2. **Horizontal phase, both ways.** The same along x, rightward then back leftward, and
+//!    leftward then back rightward, each from the phase's picture; each body ends halfway
+//!    between where the two orders left it (neither direction is favoured), blocked where
+//!    either blocked it. A row pushed into a wall settles in one phase.
+//! 3. **The pairs the pass made.** Each body the pass moved is tested against the bodies near
+//!    it, where they now are; pairs touching that were not pairs yet join the next passes.
+//! 4. The passes end early when one moves nobody.
+//!
+//! Every push goes through the tile sweep, so no body is pushed into a tile; a pair whose
+//! bodies are both blocked toward each other's side (squeezed) is left as it is. The order in
+//! which bodies are visited depends only on where they are and on their entities, and a body's
+//! push only on the largest need among its partners, so neither the order of the bodies in the
+//! list nor the order of their partners changes the outcome.
 //!
 //! Relaxation moves boxes only: velocities, push flags, contacts and messages are the
 //! response's. A body it moved is `Changed<Aabb>`, its `Transform` follows, and it is filed in
@@ -36,7 +43,6 @@ use bevy::prelude::*;
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
-use crate::fast::parallel::{CHUNKS, chunk_range, for_each_split};
 use crate::fast::relaxing::MadePairs;
 use crate::fast::rest::Awake;
 use crate::fast::snapshot::ContactLayout;
@@ -45,14 +51,22 @@ use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::partition::Partition;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
+use core::cmp::Reverse;
+use std::collections::BinaryHeap;
 
-/// A body as one pass of relaxation sees it.
+/// A body as relaxation sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Piece {
     pub(crate) center: Vec2,
     pub(crate) half: Vec2,
     /// The sides it cannot be pushed toward (four bits: left 1, right 2, top 4, bottom 8).
     pub(crate) blocked: u8,
+    /// Its entity's bits: the last word of the order in which a sweep visits bodies.
+    pub(crate) id: u64,
+    /// Known to overlap none of its partners by more than half the contact tolerance on both
+    /// axes (a shortcut the fast path knows for bodies the response left where detection saw
+    /// them; `false` when not known). Cleared when relaxation moves it.
+    pub(crate) quiet: bool,
 }
 
 /// Every side: how a kinematic body is blocked (nothing moves it).
@@ -67,64 +81,573 @@ pub(crate) enum Mobility {
     Swept(PassThrough),
 }
 
-/// Steps 2 and 3 for one body: its push and its blocked sides after this pass, from its own
-/// piece and its partners' (as the last pass left them).
-pub(crate) fn relax_piece(
-    me: Piece,
-    partners: impl IntoIterator<Item = Piece>,
-    touch: f32,
-) -> (Vec2, u8) {
-    let (mut plus, mut minus) = (Vec2::ZERO, Vec2::ZERO);
-    let mut blocked = me.blocked;
-    for other in partners {
-        let skin = pair_skin(touch, me.center, other.center);
-        let Some(o) = signed_overlap_within(me.center, me.half, other.center, other.half, skin)
-        else {
-            continue;
-        };
-        let (ax, ay) = (o.x.abs(), o.y.abs());
-        // Which of my sides the partner is on, and how deep we overlap (zero: touching).
-        let (horizontal, depth) = match (ax <= skin, ay <= skin) {
-            (true, true) => continue,
-            (true, false) => (true, 0.0),
-            (false, true) => (false, 0.0),
-            (false, false) if ax <= ay => (true, ax),
-            (false, false) => (false, ay),
-        };
-        // A positive component pushes me toward +axis: the partner is on my min side.
-        let toward = match (horizontal, if horizontal { o.x } else { o.y } > 0.0) {
-            (true, true) => Side::Left,
-            (true, false) => Side::Right,
-            (false, true) => Side::Bottom,
-            (false, false) => Side::Top,
-        };
-        let away = toward.opposite();
-        let (toward_bit, away_bit) = (side_bit(toward), side_bit(away));
-        // The partner is pushed away from me, toward its own side `toward`.
-        let held = other.blocked & toward_bit != 0;
-        if held {
-            blocked |= toward_bit;
-        }
-        if depth == 0.0 {
-            continue;
-        }
-        let share = match (me.blocked & away_bit != 0, held) {
-            (false, true) => 1.0,
-            (true, false) => 0.0,
-            _ => 0.5,
-        };
-        let largest = match away {
-            Side::Right => &mut plus.x,
-            Side::Left => &mut minus.x,
-            Side::Top => &mut plus.y,
-            Side::Bottom => &mut minus.y,
-        };
-        *largest = largest.max(depth * share);
+/// The bits of `f` as an unsigned number in the order of the floats (negative ones first).
+fn ordered_bits(f: f32) -> u32 {
+    let bits = f.to_bits();
+    if bits & 0x8000_0000 != 0 {
+        !bits
+    } else {
+        bits | 0x8000_0000
     }
-    (plus - minus, blocked)
 }
 
-/// Step 4: where `push` takes a body at `center` (half extents `half`), and the sides on which
+/// One direction along one axis: where a sweep pushes bodies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Direction {
+    /// 0: x, 1: y.
+    axis: usize,
+    /// Toward +axis (right, up).
+    ahead: bool,
+}
+
+impl Direction {
+    fn reversed(self) -> Self {
+        Self {
+            ahead: !self.ahead,
+            ..self
+        }
+    }
+
+    /// The side a body pushed this way is pushed toward.
+    fn side(self) -> u8 {
+        side_bit(match (self.axis, self.ahead) {
+            (0, true) => Side::Right,
+            (0, false) => Side::Left,
+            (_, true) => Side::Top,
+            (_, false) => Side::Bottom,
+        })
+    }
+
+    fn unit(self) -> Vec2 {
+        let mut unit = Vec2::ZERO;
+        unit[self.axis] = if self.ahead { 1.0 } else { -1.0 };
+        unit
+    }
+}
+
+/// The relaxation buffers kept between steps, so that a step allocates nothing once they are
+/// grown.
+#[derive(Default)]
+pub(crate) struct Sweeps {
+    /// Where the phase found the bodies.
+    phase: PhaseStart,
+    /// The bodies the phase moved (some maybe back where they were).
+    touched: Vec<u32>,
+    /// The picture of the phase's other order (along x, both orders are swept).
+    other: Vec<Piece>,
+    /// The bodies to visit, the first in the sweep's order on top.
+    heap: BinaryHeap<Reverse<(u128, u32)>>,
+    /// Which sweep last queued each body.
+    queued: Vec<u32>,
+    sweep: u32,
+    /// The bodies with a pair to settle ahead of them, and behind them.
+    ahead: Vec<u32>,
+    behind: Vec<u32>,
+    /// The bodies a sweep could not take as far as their pairs needed.
+    short: Vec<u32>,
+    /// The bodies the sweep back starts from.
+    back: Vec<u32>,
+    /// The pairs relaxation made: touching where a pass left them, and no partners before.
+    found: FoundPairs,
+    /// Where relaxation found each body (where the response left it).
+    origin: Vec<Vec2>,
+    /// How far relaxation has moved any body from there, on either axis, at most.
+    drift: f32,
+    /// The bodies the pass moved (some maybe more than once).
+    pass_moved: Vec<u32>,
+}
+
+/// The pairs relaxation made, each listed from both ends: a list per body, linked through one
+/// array so that finding them allocates nothing once it has grown.
+#[derive(Default)]
+struct FoundPairs {
+    /// Body `k`'s last pair is `links[heads[k]]` (`u32::MAX`: none).
+    heads: Vec<u32>,
+    /// (partner, the index of the body's pair before it).
+    links: Vec<(u32, u32)>,
+}
+
+impl FoundPairs {
+    fn reset(&mut self, bodies: usize) {
+        self.heads.clear();
+        self.heads.resize(bodies, u32::MAX);
+        self.links.clear();
+    }
+
+    fn add(&mut self, k: usize, other: usize) {
+        let at = self.links.len() as u32;
+        self.links.push((other as u32, self.heads[k]));
+        self.heads[k] = at;
+    }
+
+    /// Body `k`'s partners in the pairs relaxation made.
+    fn of(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut at = self.heads.get(k).copied().unwrap_or(u32::MAX);
+        core::iter::from_fn(move || {
+            let &(other, before) = self.links.get(at as usize)?;
+            at = before;
+            Some(other as usize)
+        })
+    }
+}
+
+impl Sweeps {
+    /// Whether the phase along `axis` left any body away from where it found it.
+    fn moved_any(&self, pieces: &[Piece], axis: usize) -> bool {
+        let start = &self.phase.start;
+        (self.touched.iter()).any(|&k| pieces[k as usize].center[axis] != start[k as usize])
+    }
+}
+
+/// Where a phase found the bodies: along its axis, each body's centre and its place in the
+/// phase's order (the centre's bits in the order of the floats, then the entity's).
+#[derive(Default)]
+struct PhaseStart {
+    start: Vec<f32>,
+    keys: Vec<u128>,
+}
+
+impl PhaseStart {
+    fn new_phase(&mut self, pieces: &[Piece], axis: usize) {
+        self.start.clear();
+        self.start.extend(pieces.iter().map(|p| p.center[axis]));
+        self.keys.clear();
+        let key = |p: &Piece| u128::from(ordered_bits(p.center[axis])) << 64 | u128::from(p.id);
+        self.keys.extend(pieces.iter().map(key));
+    }
+
+    /// Whether body `i` comes before body `j` in a sweep along `dir`.
+    #[inline]
+    fn before(&self, i: usize, j: usize, dir: Direction) -> bool {
+        (self.keys[i] < self.keys[j]) == dir.ahead
+    }
+
+    /// Where body `k` comes in a sweep along `dir`: the lowest first.
+    #[inline]
+    fn key(&self, k: usize, dir: Direction) -> u128 {
+        if dir.ahead {
+            self.keys[k]
+        } else {
+            !self.keys[k]
+        }
+    }
+
+    /// The distance between the centres of bodies `i` and `j` along `axis` when they touch,
+    /// if they are a pair along that axis: they overlap across it by more than the tolerance,
+    /// and by more than they overlapped along it where the phase found them (else they are a
+    /// pair across it).
+    #[inline]
+    fn pair_along(
+        &self,
+        pieces: &[Piece],
+        (i, j): (usize, usize),
+        axis: usize,
+        touch: f32,
+    ) -> Option<f32> {
+        let (a, b) = (&pieces[i], &pieces[j]);
+        let across = 1 - axis;
+        let reach_across = a.half[across] + b.half[across];
+        let overlap_across = reach_across - (a.center[across] - b.center[across]).abs();
+        // Boxes without area touch nothing.
+        if overlap_across.is_nan()
+            || overlap_across <= touch
+            || a.half.min_element() == 0.0
+            || b.half.min_element() == 0.0
+        {
+            return None;
+        }
+        let skin = pair_skin(touch, a.center, b.center);
+        let gap = a.half[axis] + b.half[axis];
+        let overlap_along = gap - (self.start[i] - self.start[j]).abs();
+        (overlap_across > skin && overlap_along <= overlap_across).then_some(gap)
+    }
+}
+
+/// The part of relaxation's input that says who touches whom and who may move: body `k`'s
+/// partners are `partners(k)` (each pair listed from both ends), and it moves as
+/// `mobility(k)` says.
+pub(crate) struct Links<F, M, N = ()> {
+    pub(crate) partners: F,
+    pub(crate) mobility: M,
+    /// `strangers(k, min, max)`: every body that may pair with body `k` whose box, where the
+    /// response left it, may meet the box `min..max` grown by how far relaxation has moved
+    /// any body since (more is fine: each is tested where it is now).
+    pub(crate) strangers: N,
+}
+
+/// Relaxes `pieces` in place (see the [algorithm](self)), for at most `passes` passes, each a
+/// vertical phase and a horizontal one, then a search for the pairs the pass made. Returns
+/// whether anybody moved.
+pub(crate) fn relax<P, F, M, S, N>(
+    map: &TileMap,
+    pieces: &mut [Piece],
+    links: &Links<F, M, N>,
+    (passes, touch): (u32, f32),
+    sweeps: &mut Sweeps,
+) -> bool
+where
+    P: IntoIterator<Item = usize>,
+    F: Fn(usize) -> P,
+    M: Fn(usize) -> Mobility,
+    S: IntoIterator<Item = usize>,
+    N: Fn(usize, Vec2, Vec2) -> S,
+{
+    let n = pieces.len();
+    sweeps.queued.resize(n, 0);
+    sweeps.origin.clear();
+    sweeps.origin.extend(pieces.iter().map(|p| p.center));
+    sweeps.drift = 0.0;
+    let mut found = core::mem::take(&mut sweeps.found);
+    found.reset(n);
+    let up = Direction {
+        axis: 1,
+        ahead: true,
+    };
+    let right = Direction {
+        axis: 0,
+        ahead: true,
+    };
+    let mut any = false;
+    for _ in 0..passes {
+        sweeps.pass_moved.clear();
+        let all = Links {
+            partners: |k: usize| (links.partners)(k).into_iter().chain(found.of(k)),
+            mobility: |k: usize| (links.mobility)(k),
+            strangers: (),
+        };
+        let mut moved = vertical_phase(map, pieces, &all, up, touch, sweeps);
+        sweeps.pass_moved.extend_from_slice(&sweeps.touched);
+        moved |= horizontal_phase(map, pieces, &all, right, touch, sweeps);
+        sweeps.pass_moved.extend_from_slice(&sweeps.touched);
+        any |= moved;
+        if !moved {
+            break;
+        }
+        find_made_pairs(pieces, links, touch, sweeps, &mut found);
+    }
+    sweeps.found = found;
+    any
+}
+
+/// Whether a piece's box is one that touches anything (finite, with area).
+fn valid(piece: &Piece) -> bool {
+    Aabb::new(piece.center, piece.half).is_valid()
+}
+
+/// Step 5: the pairs the pass made. Every body it moved is tested against the bodies near it
+/// where they are now, and each pair touching that was not a pair yet is added to `found`.
+fn find_made_pairs<P, F, M, S, N>(
+    pieces: &[Piece],
+    links: &Links<F, M, N>,
+    touch: f32,
+    sweeps: &mut Sweeps,
+    found: &mut FoundPairs,
+) where
+    P: IntoIterator<Item = usize>,
+    F: Fn(usize) -> P,
+    M: Fn(usize) -> Mobility,
+    S: IntoIterator<Item = usize>,
+    N: Fn(usize, Vec2, Vec2) -> S,
+{
+    for &k in &sweeps.pass_moved {
+        let k = k as usize;
+        let moved = (pieces[k].center - sweeps.origin[k]).abs().max_element();
+        sweeps.drift = sweeps.drift.max(moved);
+    }
+    sweeps.sweep = sweeps.sweep.wrapping_add(1);
+    let stamp = sweeps.sweep;
+    for &k in &sweeps.pass_moved {
+        let k = k as usize;
+        let a = pieces[k];
+        if sweeps.queued[k] == stamp || a.center == sweeps.origin[k] || !valid(&a) {
+            continue;
+        }
+        sweeps.queued[k] = stamp;
+        // The other body's box may be filed where it was before relaxation moved it, and its
+        // tolerance may be a float step or two larger than this one's.
+        let reach =
+            a.half + sweeps.drift + 4.0 * pair_skin(touch, a.center.abs() + a.half, a.center);
+        for j in (links.strangers)(k, a.center - reach, a.center + reach) {
+            let b = pieces[j];
+            if j == k || !valid(&b) {
+                continue;
+            }
+            let skin = pair_skin(touch, a.center, b.center);
+            if signed_overlap_within(a.center, a.half, b.center, b.half, skin).is_none() {
+                continue;
+            }
+            let known = |k: usize| {
+                (links.partners)(k)
+                    .into_iter()
+                    .chain(found.of(k))
+                    .any(|o| o == j)
+            };
+            if !known(k) {
+                found.add(k, j);
+                found.add(j, k);
+            }
+        }
+    }
+}
+
+/// Step 2: from the support up, then down from what holds the top.
+fn vertical_phase<P, F, M>(
+    map: &TileMap,
+    pieces: &mut [Piece],
+    links: &Links<F, M>,
+    up: Direction,
+    touch: f32,
+    sweeps: &mut Sweeps,
+) -> bool
+where
+    P: IntoIterator<Item = usize>,
+    F: Fn(usize) -> P,
+    M: Fn(usize) -> Mobility,
+{
+    if !begin_phase(pieces, links, up, touch, sweeps) {
+        return false;
+    }
+    let seeds = core::mem::take(&mut sweeps.ahead);
+    sweep(map, pieces, links, up, touch, sweeps, &seeds);
+    sweeps.ahead = seeds;
+    sweep_back(map, pieces, links, up.reversed(), touch, sweeps);
+    sweeps.moved_any(pieces, up.axis)
+}
+
+/// Step 3: rightward then leftward, and leftward then rightward, from the same picture; each
+/// body ends halfway between where the two orders left it.
+fn horizontal_phase<P, F, M>(
+    map: &TileMap,
+    pieces: &mut [Piece],
+    links: &Links<F, M>,
+    right: Direction,
+    touch: f32,
+    sweeps: &mut Sweeps,
+) -> bool
+where
+    P: IntoIterator<Item = usize>,
+    F: Fn(usize) -> P,
+    M: Fn(usize) -> Mobility,
+{
+    if !begin_phase(pieces, links, right, touch, sweeps) {
+        return false;
+    }
+    let mut other = core::mem::take(&mut sweeps.other);
+    other.clear();
+    other.extend_from_slice(pieces);
+    let (ahead, behind) = (
+        core::mem::take(&mut sweeps.ahead),
+        core::mem::take(&mut sweeps.behind),
+    );
+    let left = right.reversed();
+    sweep(map, pieces, links, right, touch, sweeps, &ahead);
+    sweep_back(map, pieces, links, left, touch, sweeps);
+    sweep(map, &mut other, links, left, touch, sweeps, &behind);
+    sweep_back(map, &mut other, links, right, touch, sweeps);
+    for (mine, theirs) in pieces.iter_mut().zip(&other) {
+        if mine.center.x != theirs.center.x {
+            mine.center.x = (mine.center.x + theirs.center.x) * 0.5;
+        }
+        mine.blocked |= theirs.blocked;
+    }
+    (sweeps.ahead, sweeps.behind, sweeps.other) = (ahead, behind, other);
+    sweeps.moved_any(pieces, right.axis)
+}
+
+/// Notes where the phase finds every body along `dir`'s axis, and lists the bodies with a
+/// pair to settle: ahead of it (`sweeps.ahead`: the body ahead) and behind it
+/// (`sweeps.behind`: the body behind). Returns whether there is any.
+fn begin_phase<P, F, M>(
+    pieces: &[Piece],
+    links: &Links<F, M>,
+    dir: Direction,
+    touch: f32,
+    sweeps: &mut Sweeps,
+) -> bool
+where
+    P: IntoIterator<Item = usize>,
+    F: Fn(usize) -> P,
+    M: Fn(usize) -> Mobility,
+{
+    debug_assert!(dir.ahead, "a phase's pairs are listed toward +axis");
+    sweeps.phase.new_phase(pieces, dir.axis);
+    sweeps.touched.clear();
+    sweeps.ahead.clear();
+    sweeps.behind.clear();
+    for (k, me) in pieces.iter().enumerate() {
+        if me.quiet {
+            continue;
+        }
+        for j in (links.partners)(k) {
+            // Each pair once: from its lower slot, or from its only end that is not quiet.
+            let other = &pieces[j];
+            if j < k && !other.quiet {
+                continue;
+            }
+            let phase = &sweeps.phase;
+            let (first, second) = if phase.before(k, j, dir) {
+                (k, j)
+            } else {
+                (j, k)
+            };
+            let (a, b) = (&pieces[first], &pieces[second]);
+            // How far the second must move on, if they are a pair along the axis: the cheap
+            // tests first (the tolerance is at least `touch`).
+            let gap = a.half[dir.axis] + b.half[dir.axis];
+            let over = a.center[dir.axis] + gap - b.center[dir.axis];
+            if over.is_nan() || over <= touch {
+                continue;
+            }
+            if phase.pair_along(pieces, (k, j), dir.axis, touch).is_none() {
+                continue;
+            }
+            if over > pair_skin(touch, a.center, b.center) {
+                sweeps.ahead.push(second as u32);
+                sweeps.behind.push(first as u32);
+            }
+        }
+    }
+    !sweeps.ahead.is_empty()
+}
+
+/// One sweep along `dir` from the bodies `seeds`, in the order of the phase's picture (step
+/// 4): each body visited is pushed as far as the bodies behind it (already visited) need,
+/// through the tile sweep, and the bodies ahead of it it then overlaps are visited in turn.
+/// The bodies left short of what they needed are listed in `sweeps.short`. Returns whether
+/// anybody moved.
+fn sweep<P, F, M>(
+    map: &TileMap,
+    pieces: &mut [Piece],
+    links: &Links<F, M>,
+    dir: Direction,
+    touch: f32,
+    sweeps: &mut Sweeps,
+    seeds: &[u32],
+) -> bool
+where
+    P: IntoIterator<Item = usize>,
+    F: Fn(usize) -> P,
+    M: Fn(usize) -> Mobility,
+{
+    let axis = dir.axis;
+    let sign = if dir.ahead { 1.0 } else { -1.0 };
+    sweeps.sweep = sweeps.sweep.wrapping_add(1);
+    let stamp = sweeps.sweep;
+    sweeps.heap.clear();
+    sweeps.short.clear();
+    for &s in seeds {
+        let k = s as usize;
+        if sweeps.queued[k] != stamp {
+            sweeps.queued[k] = stamp;
+            let key = sweeps.phase.key(k, dir);
+            sweeps.heap.push(Reverse((key, s)));
+        }
+    }
+    let mut moved = false;
+    while let Some(Reverse((_, s))) = sweeps.heap.pop() {
+        let j = s as usize;
+        let me = pieces[j];
+        // How far the bodies behind need it to go (signed along `dir`), if further than it is.
+        let mut need: Option<f32> = None;
+        for i in (links.partners)(j) {
+            let Some(gap) = sweeps.phase.pair_along(pieces, (i, j), axis, touch) else {
+                continue;
+            };
+            if !sweeps.phase.before(i, j, dir) {
+                continue;
+            }
+            let other = &pieces[i];
+            let wanted = sign * (other.center[axis] + sign * gap);
+            if wanted - sign * me.center[axis] > pair_skin(touch, me.center, other.center) {
+                need = Some(need.map_or(wanted, |n| n.max(wanted)));
+            }
+        }
+        let Some(need) = need else {
+            continue;
+        };
+        let push = dir.unit() * (need - sign * me.center[axis]);
+        let how = (links.mobility)(j);
+        let (to, stopped) = if me.blocked & dir.side() != 0 {
+            (me.center, dir.side())
+        } else {
+            apply_push(map, (me.center, me.half), push, how, touch)
+        };
+        pieces[j].center = to;
+        pieces[j].blocked |= stopped;
+        pieces[j].quiet &= to == me.center;
+        if sign * to[axis] < need {
+            sweeps.short.push(s);
+        }
+        if to == me.center {
+            continue;
+        }
+        moved = true;
+        sweeps.touched.push(s);
+        for k in (links.partners)(j) {
+            if sweeps.queued[k] == stamp {
+                continue;
+            }
+            let Some(gap) = sweeps.phase.pair_along(pieces, (j, k), axis, touch) else {
+                continue;
+            };
+            if !sweeps.phase.before(j, k, dir) {
+                continue;
+            }
+            let other = &pieces[k];
+            let over = sign * (to[axis] - other.center[axis]) + gap;
+            if over > pair_skin(touch, to, other.center) {
+                sweeps.queued[k] = stamp;
+                let key = sweeps.phase.key(k, dir);
+                sweeps.heap.push(Reverse((key, k as u32)));
+            }
+        }
+    }
+    moved
+}
+
+/// The sweep back along `dir` from what the last sweep left short: the bodies behind each
+/// (in the last sweep's direction) that it still overlaps.
+fn sweep_back<P, F, M>(
+    map: &TileMap,
+    pieces: &mut [Piece],
+    links: &Links<F, M>,
+    dir: Direction,
+    touch: f32,
+    sweeps: &mut Sweeps,
+) -> bool
+where
+    P: IntoIterator<Item = usize>,
+    F: Fn(usize) -> P,
+    M: Fn(usize) -> Mobility,
+{
+    let mut seeds = core::mem::take(&mut sweeps.back);
+    seeds.clear();
+    let short = core::mem::take(&mut sweeps.short);
+    for &s in &short {
+        let j = s as usize;
+        for i in (links.partners)(j) {
+            let Some(gap) = sweeps.phase.pair_along(pieces, (i, j), dir.axis, touch) else {
+                continue;
+            };
+            // `i` was behind `j` in the last sweep: it comes after `j` in this one.
+            if !sweeps.phase.before(j, i, dir) {
+                continue;
+            }
+            let (a, b) = (&pieces[j], &pieces[i]);
+            let sign = if dir.ahead { 1.0 } else { -1.0 };
+            let over = sign * (a.center[dir.axis] - b.center[dir.axis]) + gap;
+            if over > pair_skin(touch, a.center, b.center) {
+                seeds.push(i as u32);
+            }
+        }
+    }
+    let moved = !seeds.is_empty() && sweep(map, pieces, links, dir, touch, sweeps, &seeds);
+    sweeps.short = short;
+    sweeps.back = seeds;
+    moved
+}
+
+/// Step 5: where `push` takes a body at `center` (half extents `half`), and the sides on which
 /// the sweep stopped it.
 pub(crate) fn apply_push(
     map: &TileMap,
@@ -157,58 +680,24 @@ pub(crate) fn apply_push(
     (to, stopped)
 }
 
-/// One pass over `now` (steps 1 to 4), written to `next`: body `k`'s partners are
-/// `partners(k)`, and it moves as `mobility(k)` says. Returns whether anybody moved.
-pub(crate) fn relax_pass<P: IntoIterator<Item = usize>>(
-    map: &TileMap,
-    now: &[Piece],
-    next: &mut [Piece],
-    first: usize,
-    (partners, mobility): (impl Fn(usize) -> P, impl Fn(usize) -> Mobility),
-    touch: f32,
-) -> bool {
-    let mut moved = false;
-    for (at, out) in next.iter_mut().enumerate() {
-        let k = first + at;
-        let me = now[k];
-        *out = me;
-        let how = mobility(k);
-        if how == Mobility::Fixed {
-            continue;
-        }
-        let (push, blocked) = relax_piece(me, partners(k).into_iter().map(|j| now[j]), touch);
-        out.blocked = blocked;
-        if push == Vec2::ZERO {
-            continue;
-        }
-        let (center, stopped) = apply_push(map, (me.center, me.half), push, how, touch);
-        out.center = center;
-        out.blocked |= stopped;
-        moved |= center != me.center;
-    }
-    moved
-}
-
 /// Relaxation is on ([`PhysicsConfig::relaxation_passes`] is not zero).
 pub(crate) fn relaxing(config: Res<PhysicsConfig>) -> bool {
     config.relaxation_passes > 0
 }
 
 /// The relaxation buffers kept between steps (so a step allocates nothing once they are
-/// grown): two pictures of every slot, and whether each piece of a pass moved anybody.
+/// grown): the picture of every slot, the sweeps' buffers, and the pairs the response made.
 #[derive(Default)]
 pub(crate) struct Pictures {
-    now: Vec<Piece>,
-    next: Vec<Piece>,
-    moved: Vec<bool>,
+    pieces: Vec<Piece>,
+    sweeps: Sweeps,
     made: MadePairs,
 }
 
 /// Relaxes the bodies the response left (see the [algorithm](self)), over the slots of the
 /// step's [`ContactLayout`] and the pairs detection found or the response made
-/// ([`MadePairs`]), on the crew's threads above
-/// [`PhysicsConfig::parallel_min_bodies`] (each pass cut into the same pieces on any number of
-/// threads), and writes back the bodies it moved.
+/// ([`MadePairs`], searched on the crew's threads above
+/// [`PhysicsConfig::parallel_min_bodies`]), and writes back the bodies it moved.
 pub(crate) fn relax_bodies(
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     (map, partition): (Res<TileMap>, Res<Partition>),
@@ -222,41 +711,44 @@ pub(crate) fn relax_bodies(
     }
     let touch = config.contact_tolerance;
     let Pictures {
-        now,
-        next,
-        moved,
+        pieces,
+        sweeps,
         made,
     } = &mut *pictures;
-    layout.pieces_into(now);
-    next.clone_from(now);
-    moved.resize(CHUNKS, false);
+    layout.pieces_into(pieces);
     let threads = crew.threads(slots >= config.parallel_min_bodies);
-    made.find(&layout, (&partition, now), touch, threads);
+    made.find(&layout, (&partition, pieces), touch, threads);
     let made = &*made;
     let layout_ref = &*layout;
-    let map = &*map;
-    for _ in 0..config.relaxation_passes {
-        let end = |i: usize| {
-            let e = chunk_range(i, CHUNKS, slots).end;
-            (e, i + 1)
-        };
-        let read = &now[..];
-        for_each_split(next, moved, CHUNKS, end, threads, |i, out, moved| {
-            let first = chunk_range(i, CHUNKS, slots).start;
-            let links = |k: usize| {
-                let found = layout_ref.now.links_of(k).iter().map(|l| l.other as usize);
-                found.chain(made.of(k))
-            };
-            let mobility = |k: usize| layout_ref.mobility(k);
-            moved[0] = relax_pass(map, read, out, first, (links, mobility), touch);
-        });
-        core::mem::swap(now, next);
-        if !moved.iter().any(|&m| m) {
-            break;
-        }
+    let links = Links {
+        partners: |k: usize| {
+            let found = layout_ref.now.links_of(k).iter().map(|l| l.other as usize);
+            found.chain(made.of(k))
+        },
+        mobility: |k: usize| layout_ref.mobility(k),
+        strangers: |k: usize, min: Vec2, max: Vec2| {
+            let me = &layout_ref.snaps[k];
+            let range = partition.cell_range(min, max);
+            (partition.bodies_in(range))
+                .filter_map(|(_, entity)| layout_ref.now.slot(entity))
+                .filter(move |&j| {
+                    let other = &layout_ref.snaps[j];
+                    me.layers.interacts_with(other.layers) && !(me.one_way || other.one_way)
+                })
+        },
+    };
+    let r = relax(
+        &map,
+        pieces,
+        &links,
+        (config.relaxation_passes, touch),
+        sweeps,
+    );
+    if !r {
+        return;
     }
     // Write back the bodies that moved, and remember where they are for the next step.
-    for (k, piece) in now.iter().enumerate() {
+    for (k, piece) in pieces.iter().enumerate() {
         let center = piece.center;
         if !layout.moved_by_relaxation(k, center) {
             continue;
@@ -279,55 +771,165 @@ mod tests {
 
     const TOUCH: f32 = 1e-3;
     const BOTTOM: u8 = 8;
+    const LEFT: u8 = 1;
+    const RIGHT: u8 = 2;
 
     fn piece(x: f32, y: f32, blocked: u8) -> Piece {
         Piece {
             center: Vec2::new(x, y),
             half: Vec2::splat(6.0),
             blocked,
+            id: 0,
+            quiet: false,
         }
     }
 
-    #[test]
-    fn a_body_sunk_into_one_held_below_takes_the_whole_overlap() {
-        let (push, blocked) = relax_piece(piece(0.0, 10.0, 0), [piece(0.0, 0.0, BOTTOM)], TOUCH);
-        assert_eq!(push, Vec2::new(0.0, 2.0));
-        assert_eq!(blocked, BOTTOM, "held by what holds its support");
-    }
-
-    #[test]
-    fn two_free_bodies_take_half_each_and_a_held_one_none() {
-        let (push, _) = relax_piece(piece(10.0, 0.0, 0), [piece(0.0, 0.0, 0)], TOUCH);
-        assert_eq!(push, Vec2::new(1.0, 0.0));
-        let left = side_bit(Side::Left);
-        let (push, _) = relax_piece(piece(0.0, 0.0, left), [piece(10.0, 0.0, 0)], TOUCH);
-        assert_eq!(push, Vec2::ZERO, "held on the side it would be pushed to");
-    }
-
-    #[test]
-    fn pushes_one_way_count_once_and_opposite_ones_add_up() {
-        // Sunk 2 into two supports side by side: up 2, not 4.
-        let supports = [piece(-6.0, 0.0, BOTTOM), piece(6.0, 0.0, BOTTOM)];
-        let (push, _) = relax_piece(piece(0.0, 10.0, 0), supports, TOUCH);
-        assert_eq!(push, Vec2::new(0.0, 2.0));
-        // Squeezed from the left by 1 and from the right by 3, by free bodies: half of each.
-        let sides = [piece(-11.0, 0.0, 0), piece(9.0, 0.0, 0)];
-        let (push, _) = relax_piece(piece(0.0, 0.0, 0), sides, TOUCH);
-        assert_eq!(push, Vec2::new(0.5 - 1.5, 0.0));
-    }
-
-    #[test]
-    fn touching_bodies_are_not_pushed_but_pass_blocking_on() {
-        let right = side_bit(Side::Right);
-        let wall_side = piece(12.0, 0.0, right);
-        let (push, blocked) = relax_piece(piece(0.0, 0.0, 0), [wall_side], TOUCH);
-        assert_eq!(push, Vec2::ZERO);
-        assert_eq!(blocked, right);
-        let apart = piece(12.5, 0.0, right);
-        assert_eq!(
-            relax_piece(piece(0.0, 0.0, 0), [apart], TOUCH),
-            (Vec2::ZERO, 0)
+    /// Relaxes `pieces` (every pair partners, no tiles) for `passes` passes; ids follow the
+    /// list.
+    fn relaxed(mut pieces: Vec<Piece>, passes: u32) -> Vec<Piece> {
+        for (k, p) in pieces.iter_mut().enumerate() {
+            p.id = k as u64 + 1;
+        }
+        let n = pieces.len();
+        let links = Links {
+            partners: |k: usize| (0..n).filter(move |&j| j != k),
+            mobility: |_| Mobility::Free,
+            strangers: |_, _, _| 0..n,
+        };
+        let map = TileMap::new(1, 1, 16.0);
+        relax(
+            &map,
+            &mut pieces,
+            &links,
+            (passes, TOUCH),
+            &mut Sweeps::default(),
         );
+        pieces
+    }
+
+    fn centers(pieces: &[Piece]) -> Vec<Vec2> {
+        pieces.iter().map(|p| p.center).collect()
+    }
+
+    #[test]
+    fn a_stack_sunk_into_its_support_rises_from_the_support_up_in_one_pass() {
+        // Each crate 2 units into the one below; the bottom one stands on the floor.
+        let stack =
+            (0..5).map(|i| piece(0.0, 6.0 + 10.0 * i as f32, if i == 0 { BOTTOM } else { 0 }));
+        let out = relaxed(stack.collect(), 1);
+        let heights: Vec<f32> = out.iter().map(|p| p.center.y).collect();
+        assert_eq!(heights, [6.0, 18.0, 30.0, 42.0, 54.0]);
+    }
+
+    #[test]
+    fn two_free_bodies_side_by_side_move_apart_half_each() {
+        let out = relaxed(vec![piece(0.0, 0.0, 0), piece(10.0, 0.0, 0)], 1);
+        assert_eq!(centers(&out), [Vec2::new(-1.0, 0.0), Vec2::new(11.0, 0.0)]);
+    }
+
+    #[test]
+    fn a_row_pressed_against_a_wall_is_pushed_away_from_it_whole() {
+        // Five crates each 2 units into the next, the last one against a wall on its right.
+        let row = (0..5).map(|i| piece(10.0 * i as f32, 0.0, if i == 4 { RIGHT } else { 0 }));
+        let out = relaxed(row.collect(), 1);
+        let xs: Vec<f32> = out.iter().map(|p| p.center.x).collect();
+        assert_eq!(xs, [-8.0, 4.0, 16.0, 28.0, 40.0]);
+    }
+
+    #[test]
+    fn a_body_pushed_into_one_it_was_not_paired_with_is_pushed_on_at_the_next_pass() {
+        // A wall-held crate, one 2 units into it, and one 1 unit beyond: only the first two
+        // are partners, so the third is met only where the first pass leaves the second.
+        let mut pieces = vec![
+            piece(0.0, 0.0, LEFT),
+            piece(10.0, 0.0, 0),
+            piece(23.0, 0.0, 0),
+        ];
+        for (k, p) in pieces.iter_mut().enumerate() {
+            p.id = k as u64 + 1;
+        }
+        let partners = |k: usize| match k {
+            0 => &[1][..],
+            1 => &[0][..],
+            _ => &[][..],
+        };
+        let map = TileMap::new(1, 1, 16.0);
+        let solve = |strangers_seen: bool| {
+            let mut list = pieces.clone();
+            let links = Links {
+                partners: |k: usize| partners(k).iter().copied(),
+                mobility: |_| Mobility::Free,
+                strangers: |_, _, _| (0..3).filter(move |_| strangers_seen),
+            };
+            relax(&map, &mut list, &links, (4, TOUCH), &mut Sweeps::default());
+            centers(&list)
+        };
+        assert_eq!(
+            solve(true),
+            [Vec2::ZERO, Vec2::new(12.0, 0.0), Vec2::new(24.0, 0.0)]
+        );
+        // Unseen, the third crate is left 1 unit into the second.
+        assert_eq!(solve(false)[2], Vec2::new(23.0, 0.0));
+    }
+
+    #[test]
+    fn a_body_held_on_both_sides_is_left_where_it_is() {
+        let out = relaxed(vec![piece(0.0, 0.0, LEFT), piece(10.0, 0.0, RIGHT)], 4);
+        assert_eq!(centers(&out), [Vec2::ZERO, Vec2::new(10.0, 0.0)]);
+    }
+
+    #[test]
+    fn crates_resting_on_each_other_do_not_hold_each_other_sideways() {
+        // Touching top to bottom: pushing the lower one sideways leaves the upper one.
+        let out = relaxed(
+            vec![
+                piece(0.0, 0.0, BOTTOM),
+                piece(4.0, 12.0, 0),
+                piece(-10.0, 0.0, 0),
+            ],
+            1,
+        );
+        assert_eq!(out[1].center, Vec2::new(4.0, 12.0));
+        assert_eq!(out[0].center.x - out[2].center.x, 12.0);
+    }
+
+    #[test]
+    fn the_order_of_the_bodies_in_the_list_changes_nothing() {
+        let mut u = crate::test_rng::unit_floats(7);
+        let mut pieces: Vec<Piece> = (0..40)
+            .map(|_| Piece {
+                center: Vec2::new(u() * 60.0, u() * 60.0),
+                half: Vec2::new(2.0 + u() * 6.0, 2.0 + u() * 6.0),
+                blocked: 0,
+                id: 0,
+                quiet: false,
+            })
+            .collect();
+        for (k, p) in pieces.iter_mut().enumerate() {
+            p.id = 100 + k as u64;
+        }
+        let solve = |list: &[Piece]| {
+            let mut list = list.to_vec();
+            let n = list.len();
+            let links = Links {
+                partners: |k: usize| (0..n).rev().filter(move |&j| j != k),
+                mobility: |_| Mobility::Free,
+                strangers: |_, _, _| 0..n,
+            };
+            let map = TileMap::new(1, 1, 16.0);
+            relax(&map, &mut list, &links, (3, TOUCH), &mut Sweeps::default());
+            list.sort_by_key(|p| p.id);
+            list
+        };
+        let forward = solve(&pieces);
+        pieces.reverse();
+        pieces.swap(3, 17);
+        assert_eq!(solve(&pieces), forward);
+        assert_ne!(centers(&forward), {
+            let mut unsolved = pieces.clone();
+            unsolved.sort_by_key(|p| p.id);
+            centers(&unsolved)
+        });
     }
 
     #[test]
