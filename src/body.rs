@@ -271,6 +271,9 @@ pub(crate) mod warn_bits {
     /// Not a warning: a [`Squished`](crate::Squished) message was written for this episode of a
     /// squeeze by kinematic bodies.
     pub const PRESSED: u8 = 32;
+    /// Not a warning: a [`Squished`](crate::Squished) message was written for this episode of a
+    /// squeeze relaxation could not undo.
+    pub const SQUEEZED: u8 = 64;
 }
 
 impl BodyState {

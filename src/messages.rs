@@ -50,13 +50,21 @@ pub struct Landed {
 ///   as it stands on the floor, two moving walls closing on it). The response then leaves it
 ///   where the tiles stop it: it is never pushed into a tile, and the kinematic body, which
 ///   nothing stops, goes on through it.
+/// - **Through bodies**, by relaxation (when [`PhysicsConfig::relaxation_passes`] is on): it
+///   still overlaps a body after relaxation, and on both sides along that axis it is held by a
+///   tile, a kinematic body, or a body it overlaps that is itself held on that side (a crate
+///   between the floor and a crate pressed by a platform coming down; a stack taller than the
+///   gap under a platform). Relaxation leaves it where it could take it, never in a tile;
+///   every crate of the squeeze is reported, each naming what presses it on each side.
 ///
-/// Written once when the episode starts, in entity order (the tile cases, then the body cases);
-/// again only after the body has been free of that kind of squeeze for a step. Its
+/// Written once when the episode starts, in entity order (the tile cases, then the body cases,
+/// then relaxation's); again only after the body has been free of that kind of squeeze for a
+/// step. Its
 /// [`PushFlags`](crate::PushFlags) show the sides that touch. What happens to it next is the
 /// game's choice: kill it, shrink it or move it.
 ///
 /// [`PhysicsConfig::max_depenetration`]: crate::PhysicsConfig::max_depenetration
+/// [`PhysicsConfig::relaxation_passes`]: crate::PhysicsConfig::relaxation_passes
 /// [`PhysicsSystems::TileCollide`]: crate::PhysicsSystems::TileCollide
 /// [`PhysicsSystems::Respond`]: crate::PhysicsSystems::Respond
 ///
@@ -102,7 +110,7 @@ impl Squished {
 pub enum Presser {
     /// Solid tiles (or a one-way platform under its feet).
     Tile,
-    /// A kinematic body.
+    /// A kinematic body, or (in a squeeze relaxation finds) a body held on that side.
     Body(Entity),
 }
 

@@ -127,3 +127,60 @@ fn a_body_a_platform_pushes_with_room_to_give_way_is_not_squished() {
     );
     assert!(pos(&app, pushed).x > 320.0, "pushed along the floor");
 }
+
+#[test]
+fn a_stack_too_tall_for_the_gap_under_a_platform_is_squished_through_the_crate_between() {
+    let mut app = app(floor_room());
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .relaxation_passes = 4;
+    // Two crates 12 tall on the floor (top at 40), a platform 8 tall above (bottom at 56).
+    let lower = spawn(&mut app, Vec2::new(100.0, 22.0), HALF, Vec2::ZERO);
+    let upper = spawn(&mut app, Vec2::new(100.0, 34.0), HALF, Vec2::ZERO);
+    step(&mut app, 5);
+    let platform = press(&mut app, Vec2::new(100.0, 60.0), Vec2::new(0.0, -60.0));
+    let mut seen = Vec::new();
+    let run = |app: &mut App, steps: usize, seen: &mut Vec<Squished>| {
+        for i in 0..steps {
+            step(app, 1);
+            let feet = aabb(app, lower).min().y;
+            assert!(feet >= 16.0 - 1e-3, "step {i}: feet {feet} in the floor");
+            seen.extend(drain::<Squished>(app));
+        }
+    };
+    // Down one unit a step to a gap of 25: the stack fits.
+    run(&mut app, 15, &mut seen);
+    set_vel(&mut app, platform, Vec2::ZERO);
+    run(&mut app, 10, &mut seen);
+    assert_eq!(seen, vec![], "a stack that fits is not squished");
+    assert!(max_pair_overlap(&app, &[lower, upper]) < 0.01);
+
+    // Seven more: a gap of 18 for a stack 24 tall.
+    set_vel(&mut app, platform, Vec2::new(0.0, -60.0));
+    run(&mut app, 7, &mut seen);
+    set_vel(&mut app, platform, Vec2::ZERO);
+    run(&mut app, 30, &mut seen);
+    assert_eq!(seen.len(), 2, "one message for each crate: {seen:?}");
+    let of = |body: Entity| *seen.iter().find(|s| s.entity == body).unwrap();
+    let (bottom, top) = (of(lower), of(upper));
+    assert!(bottom.vertically && top.vertically);
+    assert!(!bottom.horizontally && !top.horizontally);
+    assert_eq!(bottom.pressed_by(Side::Bottom), Some(Presser::Tile));
+    assert_eq!(bottom.pressed_by(Side::Top), Some(Presser::Body(upper)));
+    assert_eq!(top.pressed_by(Side::Bottom), Some(Presser::Body(lower)));
+    assert_eq!(top.pressed_by(Side::Top), Some(Presser::Body(platform)));
+    assert_eq!(top.pressed_by(Side::Left), None);
+    // Left where relaxation could take them: on the floor, under the platform.
+    assert!((aabb(&app, upper).max().y - aabb(&app, platform).min().y).abs() < 0.01);
+
+    // The platform goes back up: the squeeze is undone without a message, and a new one is
+    // reported again.
+    seen.clear();
+    set_vel(&mut app, platform, Vec2::new(0.0, 60.0));
+    run(&mut app, 20, &mut seen);
+    assert_eq!(seen, vec![]);
+    assert!(max_pair_overlap(&app, &[lower, upper]) < 0.01);
+    set_vel(&mut app, platform, Vec2::new(0.0, -60.0));
+    run(&mut app, 20, &mut seen);
+    assert_eq!(seen.len(), 2, "a new episode: {seen:?}");
+}

@@ -61,7 +61,9 @@ use crate::integrate::apply_gravity;
 use crate::layers::CollisionLayers;
 use crate::messages::{Landed, Squished, tile_pressers};
 use crate::one_way::{Passing, one_way_contact};
-use crate::response::relax::{ALL_SIDES, Links, Mobility, Piece, Sweeps};
+use crate::response::relax::{
+    ALL_SIDES, Links, Mobility, Piece, Squeezes, Sweeps, find_squeezes, squished_by_relaxation,
+};
 use crate::response::{respond, squeezed, squished_by_bodies};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::{
@@ -199,7 +201,8 @@ fn reference_step(
             respond_to_contacts(body, i, &snapshot, &step, messages);
         }
     }
-    relax(&mut bodies, &step);
+    let mut squeezed = Vec::new();
+    relax(&mut bodies, &step, &mut squeezed);
     let contacts: Vec<Vec<CollisionData>> = (0..bodies.len())
         .map(|i| contacts_of(i, &bodies[i].contacts, &snapshot))
         .collect();
@@ -208,6 +211,7 @@ fn reference_step(
     write_in_entity_order(world, squished);
     write_in_entity_order(world, landed_on_bodies);
     write_in_entity_order(world, squished_by_bodies);
+    write_in_entity_order(world, squeezed);
 }
 
 /// Every body, by table (in the order the world made them) and row.
@@ -504,9 +508,14 @@ fn respond_to_contacts(
     body.state.ground = r.ground.map(|(e, _)| e);
 }
 
-/// Stage 5: relaxation (`src/response/relax.rs`): pass after pass over the whole list, each
-/// reading the picture the last one left, until one moves nobody or the passes run out.
-fn relax(bodies: &mut [Body], step: &Step) {
+/// Stage 5: relaxation (`src/response/relax.rs`): pass after pass over the whole list, until
+/// one moves nobody or the passes run out; then the squeezes it left, each body's reported
+/// once per episode.
+fn relax(bodies: &mut [Body], step: &Step, squished: &mut Vec<Squished>) {
+    let passes = step.config.relaxation_passes;
+    if passes == 0 {
+        return;
+    }
     let touch = step.config.contact_tolerance;
     let mut now: Vec<Piece> = (bodies.iter())
         .map(|body| Piece {
@@ -560,11 +569,27 @@ fn relax(bodies: &mut [Body], step: &Step) {
         mobility,
         strangers,
     };
-    let passes = step.config.relaxation_passes;
     let sweeps = &mut Sweeps::default();
     crate::response::relax::relax(step.map, &mut now, &links, (passes, touch), sweeps);
-    for (body, piece) in bodies.iter_mut().zip(&now) {
+    let squeezes = &mut Squeezes::default();
+    find_squeezes(&now, &links, touch, sweeps, squeezes);
+    let entities: Vec<Entity> = all.iter().map(|body| body.entity).collect();
+    for (k, (body, piece)) in bodies.iter_mut().zip(&now).enumerate() {
         body.aabb.center = piece.center;
+        if body.kinematic {
+            continue;
+        }
+        warn_once_while(
+            &mut &mut body.state,
+            warn_bits::SQUEEZED,
+            squeezes.squeezed[k],
+            || {
+                let (_, pressers) = squeezes.found.iter().find(|(at, _)| *at == k).unwrap();
+                let message =
+                    squished_by_relaxation(body.entity, piece.center, pressers, |j| entities[j]);
+                squished.push(message);
+            },
+        );
     }
 }
 

@@ -28,8 +28,16 @@
 //!    it, where they now are; pairs touching that were not pairs yet join the next passes.
 //! 4. The passes end early when one moves nobody.
 //!
-//! Every push goes through the tile sweep, so no body is pushed into a tile; a pair whose
-//! bodies are both blocked toward each other's side (squeezed) is left as it is. The order in
+//! Every push goes through the tile sweep, so no body is pushed into a tile.
+//!
+//! **Squeezes.** What the passes leave overlapping by more than [`SQUEEZE_SKINS`] contact
+//! tolerances cannot be undone where the bodies are: a body is **pressed** on a side when it
+//! is blocked there, when a kinematic body touches or overlaps it there, or when a body it
+//! still overlaps on that side is itself pressed on that side (so a crate between the floor
+//! and a crate under a platform is pressed from both). A body with such an overlap along an
+//! axis, pressed on both sides along it, is squeezed: it is reported
+//! [`Squished`](crate::Squished) once per episode, naming what presses each side (a tile,
+//! or the kinematic or pressed body), and left where relaxation left it. The order in
 //! which bodies are visited depends only on where they are and on their entities, and a body's
 //! push only on the largest need among its partners, so neither the order of the bodies in the
 //! list nor the order of their partners changes the outcome.
@@ -41,6 +49,7 @@
 use bevy::prelude::*;
 
 use crate::body::Aabb;
+use crate::body::{BodyState, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
 use crate::fast::relaxing::MadePairs;
@@ -48,6 +57,7 @@ use crate::fast::rest::Awake;
 use crate::fast::snapshot::ContactLayout;
 use crate::flags::{Side, side_bit};
 use crate::geometry::{pair_skin, signed_overlap_within};
+use crate::messages::{InEntityOrder, Presser, Squished};
 use crate::partition::Partition;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
@@ -680,30 +690,229 @@ pub(crate) fn apply_push(
     (to, stopped)
 }
 
+/// How many contact tolerances two bodies must still overlap by, after relaxation, for the
+/// overlap to count toward a squeeze.
+pub(crate) const SQUEEZE_SKINS: f32 = 10.0;
+
+/// What presses a squeezed body on one side: a tile, or the body in a slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum PressedBy {
+    Tile,
+    Slot(usize),
+}
+
+/// The squeezes relaxation left (see the [algorithm](self)), and the buffers that find them.
+#[derive(Default)]
+pub(crate) struct Squeezes {
+    /// (body, partner, the body's side facing the partner): pairs still overlapping deeper than
+    /// the squeeze depth, from both ends.
+    deep: Vec<(u32, u32, u8)>,
+    /// The sides each body is pressed on.
+    pressed: Vec<u8>,
+    /// The sides on which each body touches or overlaps a body that never moves.
+    held: Vec<u8>,
+    /// Whether each body is squeezed.
+    pub(crate) squeezed: Vec<bool>,
+    /// Each squeezed body and what presses each of its sides, in [`Side::ALL`] order, by slot.
+    pub(crate) found: Vec<(usize, [Option<PressedBy>; 4])>,
+}
+
+/// The side of a body at `a` facing a body at `b`, from their signed overlap `o` (both axes
+/// beyond `skin`: along the smaller; one axis within it: touching along that one).
+fn facing(o: Vec2, skin: f32) -> Option<u8> {
+    let (ax, ay) = (o.x.abs(), o.y.abs());
+    let horizontal = match (ax <= skin, ay <= skin) {
+        (true, true) => return None,
+        (true, false) => true,
+        (false, true) => false,
+        (false, false) => ax <= ay,
+    };
+    // A positive component: `a` lies toward +axis of `b`, so `b` is on `a`'s min side.
+    Some(side_bit(
+        match (horizontal, if horizontal { o.x } else { o.y } > 0.0) {
+            (true, true) => Side::Left,
+            (true, false) => Side::Right,
+            (false, true) => Side::Bottom,
+            (false, false) => Side::Top,
+        },
+    ))
+}
+
+/// The opposite side bits of `sides`.
+fn across(sides: u8) -> u8 {
+    let horizontal = side_bit(Side::Left) | side_bit(Side::Right);
+    if sides & horizontal != 0 {
+        horizontal & !sides
+    } else {
+        (side_bit(Side::Top) | side_bit(Side::Bottom)) & !sides
+    }
+}
+
+/// Finds the squeezes relaxation left in `pieces` (see the [algorithm](self)), over the
+/// partners of `links` and the pairs the passes made (in `sweeps`), into `out`.
+pub(crate) fn find_squeezes<P, F, M, N>(
+    pieces: &[Piece],
+    links: &Links<F, M, N>,
+    touch: f32,
+    sweeps: &Sweeps,
+    out: &mut Squeezes,
+) where
+    P: IntoIterator<Item = usize>,
+    F: Fn(usize) -> P,
+    M: Fn(usize) -> Mobility,
+{
+    let n = pieces.len();
+    out.deep.clear();
+    out.found.clear();
+    out.pressed.clear();
+    out.pressed.resize(n, 0);
+    out.held.clear();
+    out.held.resize(n, 0);
+    out.squeezed.clear();
+    out.squeezed.resize(n, false);
+    let fixed = |k: usize| (links.mobility)(k) == Mobility::Fixed;
+    let partners = |k: usize| (links.partners)(k).into_iter().chain(sweeps.found.of(k));
+    for (k, a) in pieces.iter().enumerate() {
+        if fixed(k) || !valid(a) {
+            continue;
+        }
+        out.pressed[k] = a.blocked & ALL_SIDES;
+        for j in partners(k) {
+            let b = &pieces[j];
+            let skin = pair_skin(touch, a.center, b.center);
+            let Some(o) = signed_overlap_within(a.center, a.half, b.center, b.half, skin) else {
+                continue;
+            };
+            let Some(side) = facing(o, skin) else {
+                continue;
+            };
+            if fixed(j) {
+                out.held[k] |= side;
+            } else if o.abs().min_element() > SQUEEZE_SKINS * skin {
+                out.deep.push((k as u32, j as u32, side));
+            }
+        }
+        out.pressed[k] |= out.held[k];
+    }
+    // Pressed through the bodies it overlaps: until nothing changes (the fixed point does not
+    // depend on the order).
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(k, j, side) in &out.deep {
+            let (k, j) = (k as usize, j as usize);
+            if out.pressed[j] & side != 0 && out.pressed[k] & side == 0 {
+                out.pressed[k] |= side;
+                changed = true;
+            }
+        }
+    }
+    for &(k, _, side) in &out.deep {
+        let k = k as usize;
+        if out.pressed[k] & across(side) != 0 && out.pressed[k] & side != 0 {
+            out.squeezed[k] = true;
+        }
+    }
+    for k in (0..n).filter(|&k| out.squeezed[k]) {
+        let by = Side::ALL.map(|side| {
+            let bit = side_bit(side);
+            if out.pressed[k] & bit == 0 {
+                return None;
+            }
+            if pieces[k].blocked & bit != 0 {
+                return Some(PressedBy::Tile);
+            }
+            // The lowest entity of what presses it there: a body that never moves touching
+            // it, or a pressed body it overlaps.
+            let deep = (out.deep.iter())
+                .filter(|&&(at, j, s)| {
+                    at as usize == k && s == bit && out.pressed[j as usize] & bit != 0
+                })
+                .map(|&(_, j, _)| j as usize);
+            let held = partners(k)
+                .filter(|&j| fixed(j) && out.held[k] & bit != 0)
+                .filter(|&j| {
+                    let (a, b) = (&pieces[k], &pieces[j]);
+                    let skin = pair_skin(touch, a.center, b.center);
+                    signed_overlap_within(a.center, a.half, b.center, b.half, skin)
+                        .and_then(|o| facing(o, skin))
+                        == Some(bit)
+                });
+            deep.chain(held)
+                .min_by_key(|&j| pieces[j].id)
+                .map(PressedBy::Slot)
+        });
+        out.found.push((k, by));
+    }
+}
+
+/// The [`Squished`] message for a squeezed body: `pressers` by slot, `entity(slot)` naming
+/// them.
+pub(crate) fn squished_by_relaxation(
+    entity: Entity,
+    center: Vec2,
+    pressers: &[Option<PressedBy>; 4],
+    entity_of: impl Fn(usize) -> Entity,
+) -> Squished {
+    let pressers = pressers.map(|p| {
+        p.map(|p| match p {
+            PressedBy::Tile => Presser::Tile,
+            PressedBy::Slot(j) => Presser::Body(entity_of(j)),
+        })
+    });
+    let pressed = |side: Side| pressers[side as usize].is_some();
+    Squished {
+        entity,
+        vertically: pressed(Side::Top) && pressed(Side::Bottom),
+        horizontally: pressed(Side::Left) && pressed(Side::Right),
+        center,
+        pressers,
+    }
+}
+
 /// Relaxation is on ([`PhysicsConfig::relaxation_passes`] is not zero).
 pub(crate) fn relaxing(config: Res<PhysicsConfig>) -> bool {
     config.relaxation_passes > 0
 }
 
 /// The relaxation buffers kept between steps (so a step allocates nothing once they are
-/// grown): the picture of every slot, the sweeps' buffers, and the pairs the response made.
+/// grown): the picture of every slot, the sweeps' buffers, the pairs the response made, the
+/// squeezes and their messages.
 #[derive(Default)]
 pub(crate) struct Pictures {
     pieces: Vec<Piece>,
     sweeps: Sweeps,
     made: MadePairs,
+    squeezes: Squeezes,
+    squished: InEntityOrder<Squished>,
 }
+
+/// The bodies relaxation moves, and their episodes of squeezes.
+type RelaxedBodies<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut Aabb,
+        &'static mut Transform,
+        &'static mut Awake,
+        &'static mut BodyState,
+    ),
+    Without<crate::body::Kinematic>,
+>;
 
 /// Relaxes the bodies the response left (see the [algorithm](self)), over the slots of the
 /// step's [`ContactLayout`] and the pairs detection found or the response made
 /// ([`MadePairs`], searched on the crew's threads above
-/// [`PhysicsConfig::parallel_min_bodies`]), and writes back the bodies it moved.
+/// [`PhysicsConfig::parallel_min_bodies`]), writes back the bodies it moved, and reports the
+/// squeezes it left ([`Squished`], once per episode, in entity order).
 pub(crate) fn relax_bodies(
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     (map, partition): (Res<TileMap>, Res<Partition>),
     layout: Res<ContactLayout>,
-    mut bodies: Query<(&mut Aabb, &mut Transform, &mut Awake), Without<crate::body::Kinematic>>,
+    mut bodies: RelaxedBodies,
     mut pictures: Local<Pictures>,
+    mut squished: MessageWriter<Squished>,
 ) {
     let slots = layout.snaps.len();
     if slots == 0 {
@@ -714,6 +923,8 @@ pub(crate) fn relax_bodies(
         pieces,
         sweeps,
         made,
+        squeezes,
+        squished: found,
     } = &mut *pictures;
     layout.pieces_into(pieces);
     let threads = crew.threads(slots >= config.parallel_min_bodies);
@@ -737,24 +948,18 @@ pub(crate) fn relax_bodies(
                 })
         },
     };
-    let r = relax(
-        &map,
-        pieces,
-        &links,
-        (config.relaxation_passes, touch),
-        sweeps,
-    );
-    if !r {
-        return;
-    }
-    // Write back the bodies that moved, and remember where they are for the next step.
-    for (k, piece) in pieces.iter().enumerate() {
-        let center = piece.center;
-        if !layout.moved_by_relaxation(k, center) {
+    let passes = config.relaxation_passes;
+    let moved = relax(&map, pieces, &links, (passes, touch), sweeps);
+    find_squeezes(pieces, &links, touch, sweeps, squeezes);
+    // Write back the bodies that moved (remembering where they are for the next step), and
+    // start or end their episodes of squeezes.
+    let entity_of = |j: usize| layout.snaps[j].entity;
+    for (entity, mut aabb, mut transform, mut awake, mut state) in &mut bodies {
+        let Some(k) = layout.now.slot(entity) else {
             continue;
-        }
-        let entity = layout.snaps[k].entity;
-        if let Ok((mut aabb, mut transform, mut awake)) = bodies.get_mut(entity) {
+        };
+        let center = pieces[k].center;
+        if moved && layout.moved_by_relaxation(k, center) {
             aabb.center = center;
             if center.is_finite() {
                 transform.translation.x = center.x;
@@ -762,7 +967,20 @@ pub(crate) fn relax_bodies(
             }
             awake.moved();
         }
+        warn_once_while(
+            &mut state,
+            warn_bits::SQUEEZED,
+            squeezes.squeezed[k],
+            || {
+                let at = squeezes.found.binary_search_by_key(&k, |&(k, _)| k);
+                if let Ok(at) = at {
+                    let pressers = &squeezes.found[at].1;
+                    found.push(squished_by_relaxation(entity, center, pressers, entity_of));
+                }
+            },
+        );
     }
+    found.write(&mut squished);
 }
 
 #[cfg(test)]
