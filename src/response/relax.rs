@@ -860,14 +860,7 @@ pub(crate) fn squished_by_relaxation(
             PressedBy::Slot(j) => Presser::Body(entity_of(j)),
         })
     });
-    let pressed = |side: Side| pressers[side as usize].is_some();
-    Squished {
-        entity,
-        vertically: pressed(Side::Top) && pressed(Side::Bottom),
-        horizontally: pressed(Side::Left) && pressed(Side::Right),
-        center,
-        pressers,
-    }
+    crate::response::squished_by_bodies(entity, center, Some(pressers))
 }
 
 /// Relaxation is on ([`PhysicsConfig::relaxation_passes`] is not zero).
