@@ -52,10 +52,11 @@ pub struct Landed {
 ///   nothing stops, goes on through it.
 /// - **Through bodies**, by relaxation (when [`PhysicsConfig::relaxation_passes`] is on): it
 ///   still overlaps a body after relaxation, and on both sides along that axis it is held by a
-///   tile, a kinematic body, or a body it overlaps that is itself held on that side (a crate
-///   between the floor and a crate pressed by a platform coming down; a stack taller than the
-///   gap under a platform). Relaxation leaves it where it could take it, never in a tile;
-///   every crate of the squeeze is reported, each naming what presses it on each side.
+///   tile, a kinematic body, or a body touching or overlapping it there that is itself held on
+///   that side (a crate between the floor and a crate pressed by a platform coming down; a
+///   stack taller than the gap under a platform). Relaxation leaves it where it could take it,
+///   never in a tile; the crates still overlapping are reported (in a stack, those left
+///   overlapping, wherever in the stack that is), each naming what presses it on each side.
 ///
 /// Written once when the episode starts, in entity order (the tile cases, then the body cases,
 /// then relaxation's); again only after the body has been free of that kind of squeeze for a

@@ -184,3 +184,47 @@ fn a_stack_too_tall_for_the_gap_under_a_platform_is_squished_through_the_crate_b
     run(&mut app, 20, &mut seen);
     assert_eq!(seen.len(), 2, "a new episode: {seen:?}");
 }
+
+#[test]
+fn a_stack_squeezed_under_a_platform_is_squished_where_its_crates_still_overlap_wherever_that_is() {
+    let mut app = app(floor_room());
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .relaxation_passes = 4;
+    // Three crates 12 tall on the floor (top at 52), a platform 8 tall above (bottom at 68).
+    let crates = [22.0, 34.0, 46.0].map(|y| spawn(&mut app, Vec2::new(100.0, y), HALF, Vec2::ZERO));
+    let [lower, middle, upper] = crates;
+    step(&mut app, 5);
+    let platform = press(&mut app, Vec2::new(100.0, 72.0), Vec2::new(0.0, -60.0));
+    let mut seen = Vec::new();
+    // Down one unit a step for 22 steps: a gap of 30 for a stack 36 tall.
+    for i in 0..52 {
+        if i == 22 {
+            set_vel(&mut app, platform, Vec2::ZERO);
+        }
+        step(&mut app, 1);
+        let feet = aabb(&app, lower).min().y;
+        assert!(feet >= 16.0 - 1e-3, "step {i}: feet {feet} in the floor");
+        seen.extend(drain::<Squished>(&mut app));
+    }
+    // Relaxation takes the stack up from the floor and back down from the platform: the upper
+    // crates end touching, and the whole excess is left between the lower two.
+    let gap = |a: Entity, b: Entity| aabb(&app, b).min().y - aabb(&app, a).max().y;
+    assert!(gap(middle, upper).abs() < 0.01, "{}", gap(middle, upper));
+    assert!((aabb(&app, upper).max().y - aabb(&app, platform).min().y).abs() < 0.01);
+    assert!(gap(lower, middle) < -5.0, "{}", gap(lower, middle));
+    // Those two are squished, through the crate that only touches: pressed from above by it.
+    let mut squished: Vec<Entity> = seen.iter().map(|s| s.entity).collect();
+    squished.sort();
+    let mut expected = vec![lower, middle];
+    expected.sort();
+    assert_eq!(squished, expected, "{seen:?}");
+    let of = |body: Entity| *seen.iter().find(|s| s.entity == body).unwrap();
+    assert_eq!(of(lower).pressed_by(Side::Bottom), Some(Presser::Tile));
+    assert_eq!(of(lower).pressed_by(Side::Top), Some(Presser::Body(middle)));
+    assert_eq!(
+        of(middle).pressed_by(Side::Bottom),
+        Some(Presser::Body(lower))
+    );
+    assert_eq!(of(middle).pressed_by(Side::Top), Some(Presser::Body(upper)));
+}

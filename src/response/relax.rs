@@ -32,9 +32,10 @@
 //!
 //! **Squeezes.** What the passes leave overlapping by more than [`SQUEEZE_SKINS`] contact
 //! tolerances cannot be undone where the bodies are: a body is **pressed** on a side when it
-//! is blocked there, when a kinematic body touches or overlaps it there, or when a body it
-//! still overlaps on that side is itself pressed on that side (so a crate between the floor
-//! and a crate under a platform is pressed from both). A body with such an overlap along an
+//! is blocked there, when a kinematic body touches or overlaps it there, or when a body
+//! touching or overlapping it on that side is itself pressed on that side (so every crate of
+//! a stack between the floor and a platform is pressed from both, and the overlap the stack
+//! is left with, wherever it is, is a squeeze). A body with such an overlap along an
 //! axis, pressed on both sides along it, is squeezed: it is reported
 //! [`Squished`](crate::Squished) once per episode, naming what presses each side (a tile,
 //! or the kinematic or pressed body), and left where relaxation left it. The order in
@@ -459,6 +460,8 @@ where
             mine.center.x = (mine.center.x + theirs.center.x) * 0.5;
         }
         mine.blocked |= theirs.blocked;
+        // Moved by either order, it is no longer known to be quiet.
+        mine.quiet &= theirs.quiet;
     }
     (sweeps.ahead, sweeps.behind, sweeps.other) = (ahead, behind, other);
     sweeps.moved_any(pieces, right.axis)
@@ -709,17 +712,20 @@ pub(crate) struct Squeezes {
     deep: Vec<(u32, u32, u8)>,
     /// The sides each body is pressed on.
     pressed: Vec<u8>,
-    /// The sides on which each body touches or overlaps a body that never moves.
-    held: Vec<u8>,
+    /// The bodies whose pressed sides grew and are still to be passed on to the bodies they
+    /// touch, with the sides that grew.
+    spread: Vec<(u32, u8)>,
     /// Whether each body is squeezed.
     pub(crate) squeezed: Vec<bool>,
     /// Each squeezed body and what presses each of its sides, in [`Side::ALL`] order, by slot.
     pub(crate) found: Vec<(usize, [Option<PressedBy>; 4])>,
 }
 
-/// The side of a body at `a` facing a body at `b`, from their signed overlap `o` (both axes
-/// beyond `skin`: along the smaller; one axis within it: touching along that one).
-fn facing(o: Vec2, skin: f32) -> Option<u8> {
+/// The side of a body at `a` facing a body at `b` it touches or overlaps, from their signed
+/// overlap `o` (see [`signed_overlap_within`]): both axes beyond `skin`, along the smaller;
+/// one within it, along that one (they touch there). Which way is read from the centres, so a
+/// gap within `skin` faces the same way as an overlap.
+fn facing(a: Vec2, b: Vec2, o: Vec2, skin: f32) -> Option<u8> {
     let (ax, ay) = (o.x.abs(), o.y.abs());
     let horizontal = match (ax <= skin, ay <= skin) {
         (true, true) => return None,
@@ -727,15 +733,16 @@ fn facing(o: Vec2, skin: f32) -> Option<u8> {
         (false, true) => false,
         (false, false) => ax <= ay,
     };
-    // A positive component: `a` lies toward +axis of `b`, so `b` is on `a`'s min side.
-    Some(side_bit(
-        match (horizontal, if horizontal { o.x } else { o.y } > 0.0) {
-            (true, true) => Side::Left,
-            (true, false) => Side::Right,
-            (false, true) => Side::Bottom,
-            (false, false) => Side::Top,
-        },
-    ))
+    // `a` toward +axis of `b` (or level with it, as `signed_overlap_within` breaks the tie):
+    // `b` is on `a`'s min side.
+    let axis = usize::from(!horizontal);
+    let b_on_min = (a[axis] - b[axis]).signum() > 0.0;
+    Some(side_bit(match (horizontal, b_on_min) {
+        (true, true) => Side::Left,
+        (true, false) => Side::Right,
+        (false, true) => Side::Bottom,
+        (false, false) => Side::Top,
+    }))
 }
 
 /// The opposite side bits of `sides`.
@@ -764,46 +771,57 @@ pub(crate) fn find_squeezes<P, F, M, N>(
     let n = pieces.len();
     out.deep.clear();
     out.found.clear();
+    out.spread.clear();
     out.pressed.clear();
     out.pressed.resize(n, 0);
-    out.held.clear();
-    out.held.resize(n, 0);
     out.squeezed.clear();
     out.squeezed.resize(n, false);
     let fixed = |k: usize| (links.mobility)(k) == Mobility::Fixed;
     let partners = |k: usize| (links.partners)(k).into_iter().chain(sweeps.found.of(k));
+    // The side of body `k` that body `j` touches or overlaps, and their signed overlap.
+    let side_of = |k: usize, j: usize| {
+        let (a, b) = (&pieces[k], &pieces[j]);
+        let skin = pair_skin(touch, a.center, b.center);
+        let o = signed_overlap_within(a.center, a.half, b.center, b.half, skin)?;
+        Some((facing(a.center, b.center, o, skin)?, o, skin))
+    };
+    // Pressed where blocked, and where a body that never moves touches it; the deep pairs.
     for (k, a) in pieces.iter().enumerate() {
         if fixed(k) || !valid(a) {
             continue;
         }
-        out.pressed[k] = a.blocked & ALL_SIDES;
+        let mut pressed = a.blocked & ALL_SIDES;
         for j in partners(k) {
-            let b = &pieces[j];
-            let skin = pair_skin(touch, a.center, b.center);
-            let Some(o) = signed_overlap_within(a.center, a.half, b.center, b.half, skin) else {
-                continue;
-            };
-            let Some(side) = facing(o, skin) else {
+            let Some((side, o, skin)) = side_of(k, j) else {
                 continue;
             };
             if fixed(j) {
-                out.held[k] |= side;
+                pressed |= side;
             } else if o.abs().min_element() > SQUEEZE_SKINS * skin {
                 out.deep.push((k as u32, j as u32, side));
             }
         }
-        out.pressed[k] |= out.held[k];
+        out.pressed[k] = pressed;
+        if pressed != 0 {
+            out.spread.push((k as u32, pressed));
+        }
     }
-    // Pressed through the bodies it overlaps: until nothing changes (the fixed point does not
-    // depend on the order).
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &(k, j, side) in &out.deep {
-            let (k, j) = (k as usize, j as usize);
-            if out.pressed[j] & side != 0 && out.pressed[k] & side == 0 {
+    // Pressed through the bodies it touches or overlaps: a body pressed on a side presses the
+    // bodies on its other side on that side too, until nothing changes (the fixed point does
+    // not depend on the order).
+    while let Some((j, sides)) = out.spread.pop() {
+        let j = j as usize;
+        for k in partners(j) {
+            if fixed(k) || !valid(&pieces[k]) {
+                continue;
+            }
+            // `j` is on `k`'s side `side`: pressed there, it presses `k` there.
+            let Some((side, _, _)) = side_of(k, j) else {
+                continue;
+            };
+            if sides & side != 0 && out.pressed[k] & side == 0 {
                 out.pressed[k] |= side;
-                changed = true;
+                out.spread.push((k as u32, side));
             }
         }
     }
@@ -822,23 +840,11 @@ pub(crate) fn find_squeezes<P, F, M, N>(
             if pieces[k].blocked & bit != 0 {
                 return Some(PressedBy::Tile);
             }
-            // The lowest entity of what presses it there: a body that never moves touching
-            // it, or a pressed body it overlaps.
-            let deep = (out.deep.iter())
-                .filter(|&&(at, j, s)| {
-                    at as usize == k && s == bit && out.pressed[j as usize] & bit != 0
-                })
-                .map(|&(_, j, _)| j as usize);
-            let held = partners(k)
-                .filter(|&j| fixed(j) && out.held[k] & bit != 0)
-                .filter(|&j| {
-                    let (a, b) = (&pieces[k], &pieces[j]);
-                    let skin = pair_skin(touch, a.center, b.center);
-                    signed_overlap_within(a.center, a.half, b.center, b.half, skin)
-                        .and_then(|o| facing(o, skin))
-                        == Some(bit)
-                });
-            deep.chain(held)
+            // The lowest entity of what presses it there: a body that never moves, or a
+            // pressed body, touching or overlapping it on that side.
+            partners(k)
+                .filter(|&j| fixed(j) || out.pressed[j] & bit != 0)
+                .filter(|&j| side_of(k, j).map(|(side, _, _)| side) == Some(bit))
                 .min_by_key(|&j| pieces[j].id)
                 .map(PressedBy::Slot)
         });
@@ -1081,6 +1087,46 @@ mod tests {
         );
         // Unseen, the third crate is left 1 unit into the second.
         assert_eq!(solve(false)[2], Vec2::new(23.0, 0.0));
+    }
+
+    #[test]
+    fn a_quiet_body_moved_by_only_one_of_the_two_orders_is_no_longer_quiet() {
+        // Left to right: a quiet crate (3), a gap of half a unit, a quiet crate (2) touching
+        // one (1) that a fourth (0) is 2 units into. Only 0-1 and 1-2 are partners. Swept
+        // leftward, 1 and 2 go 2 units left; rightward, 0 goes right: 2 ends 1 unit left of
+        // where it was, half a unit into 3, a pair the next pass must settle.
+        let mut pieces = vec![
+            piece(22.0, 0.0, 0),
+            piece(12.0, 0.0, 0),
+            piece(0.0, 0.0, 0),
+            piece(-12.5, 0.0, 0),
+        ];
+        for (k, p) in pieces.iter_mut().enumerate() {
+            p.id = k as u64 + 1;
+            p.quiet = k >= 2;
+        }
+        let partners = |k: usize| match k {
+            0 => &[1][..],
+            1 => &[0, 2][..],
+            2 => &[1][..],
+            _ => &[][..],
+        };
+        let links = Links {
+            partners: |k: usize| partners(k).iter().copied(),
+            mobility: |_| Mobility::Free,
+            strangers: |_, _, _| 0..4,
+        };
+        let map = TileMap::new(1, 1, 16.0);
+        relax(
+            &map,
+            &mut pieces,
+            &links,
+            (4, TOUCH),
+            &mut Sweeps::default(),
+        );
+        let (a, b) = (pieces[3], pieces[2]);
+        let gap = (b.center.x - b.half.x) - (a.center.x + a.half.x);
+        assert!(gap > -TOUCH, "crates 2 and 3 overlap by {}", -gap);
     }
 
     #[test]
