@@ -166,6 +166,13 @@ pub(crate) struct Sweeps {
     drift: f32,
     /// The bodies the pass moved (some maybe more than once).
     pass_moved: Vec<u32>,
+    /// Whether a phase has listed the pairs to settle yet (this step).
+    listed: bool,
+    /// The pairs overlapping by more than the tolerance on both axes where the last phase
+    /// found them, and the pairs the last pass made.
+    live: Vec<(u32, u32)>,
+    /// The buffer of the next phase's `live`.
+    next_live: Vec<(u32, u32)>,
 }
 
 /// The pairs relaxation made, each listed from both ends: a list per body, linked through one
@@ -308,6 +315,9 @@ where
     sweeps.origin.clear();
     sweeps.origin.extend(pieces.iter().map(|p| p.center));
     sweeps.drift = 0.0;
+    sweeps.listed = false;
+    sweeps.live.clear();
+    sweeps.touched.clear();
     let mut found = core::mem::take(&mut sweeps.found);
     found.reset(n);
     let up = Direction {
@@ -335,6 +345,20 @@ where
             break;
         }
         find_made_pairs(pieces, links, touch, sweeps, &mut found);
+    }
+    // The pairs still overlapping, for the squeezes.
+    if sweeps.listed {
+        let all = |k: usize| (links.partners)(k).into_iter().chain(found.of(k));
+        let all = Links {
+            partners: all,
+            mobility: |k: usize| (links.mobility)(k),
+            strangers: (),
+        };
+        read_pairs(pieces, &all, sweeps, |_, (k, j), live| {
+            if overlapping(&pieces[k], &pieces[j], touch) {
+                live.push((k as u32, j as u32));
+            }
+        });
     }
     sweeps.found = found;
     any
@@ -396,6 +420,7 @@ fn find_made_pairs<P, F, M, S, N>(
             if !known(k) {
                 found.add(k, j);
                 found.add(j, k);
+                sweeps.live.push((k as u32, j as u32));
             }
         }
     }
@@ -470,6 +495,12 @@ where
 /// Notes where the phase finds every body along `dir`'s axis, and lists the bodies with a
 /// pair to settle: ahead of it (`sweeps.ahead`: the body ahead) and behind it
 /// (`sweeps.behind`: the body behind). Returns whether there is any.
+///
+/// The first phase reads every pair with an end that is not quiet. A later one reads only the
+/// pairs that can have changed or still overlap: those overlapping when the phase before
+/// listed them ([`Sweeps::live`]), the pairs of the bodies that phase moved, and the pairs
+/// the pass made. Any other pair overlapped by no more than the tolerance then, and both its
+/// bodies are where they were.
 fn begin_phase<P, F, M>(
     pieces: &[Piece],
     links: &Links<F, M>,
@@ -484,43 +515,121 @@ where
 {
     debug_assert!(dir.ahead, "a phase's pairs are listed toward +axis");
     sweeps.phase.new_phase(pieces, dir.axis);
-    sweeps.touched.clear();
     sweeps.ahead.clear();
     sweeps.behind.clear();
-    for (k, me) in pieces.iter().enumerate() {
-        if me.quiet {
-            continue;
-        }
-        for j in (links.partners)(k) {
-            // Each pair once: from its lower slot, or from its only end that is not quiet.
-            let other = &pieces[j];
-            if j < k && !other.quiet {
-                continue;
-            }
-            let phase = &sweeps.phase;
-            let (first, second) = if phase.before(k, j, dir) {
-                (k, j)
-            } else {
-                (j, k)
-            };
-            let (a, b) = (&pieces[first], &pieces[second]);
-            // How far the second must move on, if they are a pair along the axis: the cheap
-            // tests first (the tolerance is at least `touch`).
-            let gap = a.half[dir.axis] + b.half[dir.axis];
-            let over = a.center[dir.axis] + gap - b.center[dir.axis];
-            if over.is_nan() || over <= touch {
-                continue;
-            }
-            if phase.pair_along(pieces, (k, j), dir.axis, touch).is_none() {
-                continue;
-            }
-            if over > pair_skin(touch, a.center, b.center) {
-                sweeps.ahead.push(second as u32);
-                sweeps.behind.push(first as u32);
-            }
-        }
-    }
+    read_pairs(pieces, links, sweeps, |sweeps, pair, live| {
+        list_pair(pieces, pair, dir, touch, sweeps, live);
+    });
     !sweeps.ahead.is_empty()
+}
+
+/// Reads every pair that may overlap by more than the tolerance now (see [`begin_phase`]) with
+/// `read`, which notes in its last argument those that do; they become [`Sweeps::live`].
+fn read_pairs<P, F, M>(
+    pieces: &[Piece],
+    links: &Links<F, M>,
+    sweeps: &mut Sweeps,
+    mut read: impl FnMut(&mut Sweeps, (usize, usize), &mut Vec<(u32, u32)>),
+) where
+    P: IntoIterator<Item = usize>,
+    F: Fn(usize) -> P,
+    M: Fn(usize) -> Mobility,
+{
+    let before = core::mem::take(&mut sweeps.live);
+    let mut live = core::mem::take(&mut sweeps.next_live);
+    live.clear();
+    if !sweeps.listed {
+        sweeps.listed = true;
+        for (k, me) in pieces.iter().enumerate() {
+            if me.quiet {
+                continue;
+            }
+            for j in (links.partners)(k) {
+                // Each pair once: from its lower slot, or from its only end that is not quiet.
+                if j < k && !pieces[j].quiet {
+                    continue;
+                }
+                read(sweeps, (k, j), &mut live);
+            }
+        }
+    } else {
+        // The bodies the phase before moved: `queued` is `moved` for those not yet read, and
+        // `done` for those read.
+        sweeps.sweep = sweeps.sweep.wrapping_add(2);
+        let (moved, done) = (sweeps.sweep.wrapping_sub(1), sweeps.sweep);
+        for &k in &sweeps.touched {
+            sweeps.queued[k as usize] = moved;
+        }
+        for &(k, j) in &before {
+            let (k, j) = (k as usize, j as usize);
+            let changed = |k: usize| sweeps.queued[k] == moved || sweeps.queued[k] == done;
+            if !changed(k) && !changed(j) {
+                read(sweeps, (k, j), &mut live);
+            }
+        }
+        let touched = core::mem::take(&mut sweeps.touched);
+        for &k in &touched {
+            let k = k as usize;
+            if sweeps.queued[k] != moved {
+                continue;
+            }
+            sweeps.queued[k] = done;
+            for j in (links.partners)(k) {
+                // Each pair once: from the end read first.
+                if sweeps.queued[j] != done {
+                    read(sweeps, (k, j), &mut live);
+                }
+            }
+        }
+        sweeps.touched = touched;
+    }
+    sweeps.touched.clear();
+    sweeps.next_live = before;
+    sweeps.live = live;
+}
+
+/// Whether bodies `a` and `b` overlap by more than `touch` on both axes.
+fn overlapping(a: &Piece, b: &Piece, touch: f32) -> bool {
+    let o = (a.half + b.half) - (a.center - b.center).abs();
+    o.x > touch && o.y > touch && a.half.min_element() != 0.0 && b.half.min_element() != 0.0
+}
+
+/// Reads the pair of bodies `k` and `j` for the phase along `dir`: notes it in `live` when
+/// they overlap by more than `touch` on both axes, and lists it to settle (see
+/// [`begin_phase`]) when they are a pair along the axis overlapping by more than their
+/// tolerance.
+fn list_pair(
+    pieces: &[Piece],
+    (k, j): (usize, usize),
+    dir: Direction,
+    touch: f32,
+    sweeps: &mut Sweeps,
+    live: &mut Vec<(u32, u32)>,
+) {
+    let phase = &sweeps.phase;
+    let (first, second) = if phase.before(k, j, dir) {
+        (k, j)
+    } else {
+        (j, k)
+    };
+    let (a, b) = (&pieces[first], &pieces[second]);
+    // How far the second must move on, if they are a pair along the axis: the cheap tests
+    // first (the tolerance is at least `touch`).
+    let gap = a.half[dir.axis] + b.half[dir.axis];
+    let over = a.center[dir.axis] + gap - b.center[dir.axis];
+    if over.is_nan() || over <= touch {
+        return;
+    }
+    if overlapping(a, b, touch) {
+        live.push((k as u32, j as u32));
+    }
+    if phase.pair_along(pieces, (k, j), dir.axis, touch).is_none() {
+        return;
+    }
+    if over > pair_skin(touch, a.center, b.center) {
+        sweeps.ahead.push(second as u32);
+        sweeps.behind.push(first as u32);
+    }
 }
 
 /// One sweep along `dir` from the bodies `seeds`, in the order of the phase's picture (step
@@ -710,22 +819,42 @@ pub(crate) struct Squeezes {
     /// (body, partner, the body's side facing the partner): pairs still overlapping deeper than
     /// the squeeze depth, from both ends.
     deep: Vec<(u32, u32, u8)>,
-    /// The sides each body is pressed on.
+    /// The sides each body is known to be pressed on.
     pressed: Vec<u8>,
-    /// The bodies whose pressed sides grew and are still to be passed on to the bodies they
-    /// touch, with the sides that grew.
-    spread: Vec<(u32, u8)>,
+    /// The sides on which whether each body is pressed is being worked out.
+    reached: Vec<u8>,
+    /// The bodies reached for the side being worked out, each with its place along that side
+    /// (see [`Squeezes::pressed_on`]).
+    order: Vec<(u128, u32)>,
     /// Whether each body is squeezed.
     pub(crate) squeezed: Vec<bool>,
     /// Each squeezed body and what presses each of its sides, in [`Side::ALL`] order, by slot.
     pub(crate) found: Vec<(usize, [Option<PressedBy>; 4])>,
 }
 
-/// The side of a body at `a` facing a body at `b` it touches or overlaps, from their signed
-/// overlap `o` (see [`signed_overlap_within`]): both axes beyond `skin`, along the smaller;
-/// one within it, along that one (they touch there). Which way is read from the centres, so a
-/// gap within `skin` faces the same way as an overlap.
-fn facing(a: Vec2, b: Vec2, o: Vec2, skin: f32) -> Option<u8> {
+/// Which way along its axis `side` faces: +1 for right and top.
+fn outward(side: Side) -> f32 {
+    match side {
+        Side::Right | Side::Top => 1.0,
+        Side::Left | Side::Bottom => -1.0,
+    }
+}
+
+/// The axis of `side`: 0 for left and right, 1 for top and bottom.
+fn axis_of(side: Side) -> usize {
+    match side {
+        Side::Left | Side::Right => 0,
+        Side::Top | Side::Bottom => 1,
+    }
+}
+
+/// The side of body `a` facing body `b`, which it touches or overlaps with the signed overlap
+/// `o` (see [`signed_overlap_within`]): both axes beyond `skin`, along the smaller; one within
+/// it, along that one (they touch there). Which way is read from the centres (level ones by
+/// entity, the lower one below), so a gap within `skin` faces like an overlap, and a body on
+/// another's side `s` is always further that way along the axis of `s`, in the order of
+/// (centre, entity): the bodies pressing each other never go round in a circle.
+fn facing(a: &Piece, b: &Piece, o: Vec2, skin: f32) -> Option<Side> {
     let (ax, ay) = (o.x.abs(), o.y.abs());
     let horizontal = match (ax <= skin, ay <= skin) {
         (true, true) => return None,
@@ -733,16 +862,15 @@ fn facing(a: Vec2, b: Vec2, o: Vec2, skin: f32) -> Option<u8> {
         (false, true) => false,
         (false, false) => ax <= ay,
     };
-    // `a` toward +axis of `b` (or level with it, as `signed_overlap_within` breaks the tie):
-    // `b` is on `a`'s min side.
     let axis = usize::from(!horizontal);
-    let b_on_min = (a[axis] - b[axis]).signum() > 0.0;
-    Some(side_bit(match (horizontal, b_on_min) {
+    let b_below =
+        a.center[axis] > b.center[axis] || (a.center[axis] == b.center[axis] && a.id > b.id);
+    Some(match (horizontal, b_below) {
         (true, true) => Side::Left,
         (true, false) => Side::Right,
         (false, true) => Side::Bottom,
         (false, false) => Side::Top,
-    }))
+    })
 }
 
 /// The opposite side bits of `sides`.
@@ -755,8 +883,9 @@ fn across(sides: u8) -> u8 {
     }
 }
 
-/// Finds the squeezes relaxation left in `pieces` (see the [algorithm](self)), over the
-/// partners of `links` and the pairs the passes made (in `sweeps`), into `out`.
+/// Finds the squeezes relaxation left in `pieces` (see the [algorithm](self)): among the pairs
+/// still overlapping ([`Sweeps::live`] after [`relax`]), over the partners of `links` and the
+/// pairs the passes made (in `sweeps`), into `out`.
 pub(crate) fn find_squeezes<P, F, M, N>(
     pieces: &[Piece],
     links: &Links<F, M, N>,
@@ -771,59 +900,45 @@ pub(crate) fn find_squeezes<P, F, M, N>(
     let n = pieces.len();
     out.deep.clear();
     out.found.clear();
-    out.spread.clear();
-    out.pressed.clear();
-    out.pressed.resize(n, 0);
     out.squeezed.clear();
     out.squeezed.resize(n, false);
     let fixed = |k: usize| (links.mobility)(k) == Mobility::Fixed;
     let partners = |k: usize| (links.partners)(k).into_iter().chain(sweeps.found.of(k));
-    // The side of body `k` that body `j` touches or overlaps, and their signed overlap.
+    let moving = |k: usize| !fixed(k) && valid(&pieces[k]);
+    for &(k, j) in &sweeps.live {
+        let (k, j) = (k as usize, j as usize);
+        if !(moving(k) && moving(j)) {
+            continue;
+        }
+        let (a, b) = (&pieces[k], &pieces[j]);
+        let skin = pair_skin(touch, a.center, b.center);
+        let Some(o) = signed_overlap_within(a.center, a.half, b.center, b.half, skin) else {
+            continue;
+        };
+        if o.abs().min_element() <= SQUEEZE_SKINS * skin {
+            continue;
+        }
+        if let (Some(mine), Some(theirs)) = (facing(a, b, o, skin), facing(b, a, -o, skin)) {
+            out.deep.push((k as u32, j as u32, side_bit(mine)));
+            out.deep.push((j as u32, k as u32, side_bit(theirs)));
+        }
+    }
+    if out.deep.is_empty() {
+        return;
+    }
+    // The side of body `k` that body `j` touches or overlaps.
     let side_of = |k: usize, j: usize| {
         let (a, b) = (&pieces[k], &pieces[j]);
         let skin = pair_skin(touch, a.center, b.center);
         let o = signed_overlap_within(a.center, a.half, b.center, b.half, skin)?;
-        Some((facing(a.center, b.center, o, skin)?, o, skin))
+        facing(a, b, o, skin)
     };
-    // Pressed where blocked, and where a body that never moves touches it; the deep pairs.
-    for (k, a) in pieces.iter().enumerate() {
-        if fixed(k) || !valid(a) {
-            continue;
-        }
-        let mut pressed = a.blocked & ALL_SIDES;
-        for j in partners(k) {
-            let Some((side, o, skin)) = side_of(k, j) else {
-                continue;
-            };
-            if fixed(j) {
-                pressed |= side;
-            } else if o.abs().min_element() > SQUEEZE_SKINS * skin {
-                out.deep.push((k as u32, j as u32, side));
-            }
-        }
-        out.pressed[k] = pressed;
-        if pressed != 0 {
-            out.spread.push((k as u32, pressed));
-        }
-    }
-    // Pressed through the bodies it touches or overlaps: a body pressed on a side presses the
-    // bodies on its other side on that side too, until nothing changes (the fixed point does
-    // not depend on the order).
-    while let Some((j, sides)) = out.spread.pop() {
-        let j = j as usize;
-        for k in partners(j) {
-            if fixed(k) || !valid(&pieces[k]) {
-                continue;
-            }
-            // `j` is on `k`'s side `side`: pressed there, it presses `k` there.
-            let Some((side, _, _)) = side_of(k, j) else {
-                continue;
-            };
-            if sides & side != 0 && out.pressed[k] & side == 0 {
-                out.pressed[k] |= side;
-                out.spread.push((k as u32, side));
-            }
-        }
+    out.pressed.clear();
+    out.pressed.resize(n, 0);
+    out.reached.clear();
+    out.reached.resize(n, 0);
+    for side in Side::ALL {
+        out.pressed_on(side, pieces, (&partners, &fixed, &side_of));
     }
     for &(k, _, side) in &out.deep {
         let k = k as usize;
@@ -831,7 +946,11 @@ pub(crate) fn find_squeezes<P, F, M, N>(
             out.squeezed[k] = true;
         }
     }
-    for k in (0..n).filter(|&k| out.squeezed[k]) {
+    for &(k, _, _) in &out.deep {
+        let k = k as usize;
+        if !out.squeezed[k] || out.found.iter().any(|&(at, _)| at == k) {
+            continue;
+        }
         let by = Side::ALL.map(|side| {
             let bit = side_bit(side);
             if out.pressed[k] & bit == 0 {
@@ -844,11 +963,83 @@ pub(crate) fn find_squeezes<P, F, M, N>(
             // pressed body, touching or overlapping it on that side.
             partners(k)
                 .filter(|&j| fixed(j) || out.pressed[j] & bit != 0)
-                .filter(|&j| side_of(k, j).map(|(side, _, _)| side) == Some(bit))
+                .filter(|&j| side_of(k, j) == Some(side))
                 .min_by_key(|&j| pieces[j].id)
                 .map(PressedBy::Slot)
         });
         out.found.push((k, by));
+    }
+    out.found.sort_unstable_by_key(|&(k, _)| k);
+}
+
+impl Squeezes {
+    /// Works out whether each body of a deep pair along the axis of `side`, and each body it
+    /// depends on, is pressed on `side`: it is when it is blocked there, when a body that
+    /// never moves touches or overlaps it there, or when a body touching or overlapping it
+    /// there is. The bodies it depends on lie further that way ([`facing`]), so they are
+    /// settled first, from the furthest.
+    fn pressed_on<P, F, X, S>(
+        &mut self,
+        side: Side,
+        pieces: &[Piece],
+        (partners, fixed, side_of): (&F, &X, &S),
+    ) where
+        P: Iterator<Item = usize>,
+        F: Fn(usize) -> P,
+        X: Fn(usize) -> bool,
+        S: Fn(usize, usize) -> Option<Side>,
+    {
+        let bit = side_bit(side);
+        let axis = axis_of(side);
+        let sign = outward(side);
+        self.order.clear();
+        let mut next = 0;
+        let key = |k: usize| {
+            let p = &pieces[k];
+            // `+ 0.0`: -0 as 0, as `facing` compares them.
+            u128::from(ordered_bits(sign * p.center[axis] + 0.0)) << 64
+                | u128::from(if sign > 0.0 { p.id } else { !p.id })
+        };
+        for &(k, _, deep_side) in &self.deep {
+            let k = k as usize;
+            if (deep_side | across(deep_side)) & bit != 0 && self.reached[k] & bit == 0 {
+                self.reached[k] |= bit;
+                self.order.push((key(k), k as u32));
+            }
+        }
+        // Every body the seeds depend on: those on their side, and on theirs.
+        while let Some(&(_, k)) = self.order.get(next) {
+            next += 1;
+            let k = k as usize;
+            if pieces[k].blocked & bit != 0 {
+                self.pressed[k] |= bit;
+                continue;
+            }
+            for j in partners(k) {
+                if side_of(k, j) != Some(side) {
+                    continue;
+                }
+                if fixed(j) {
+                    self.pressed[k] |= bit;
+                } else if self.reached[j] & bit == 0 {
+                    self.reached[j] |= bit;
+                    self.order.push((key(j), j as u32));
+                }
+            }
+        }
+        // The furthest first: each body's are settled before it.
+        self.order.sort_unstable_by(|a, b| b.cmp(a));
+        for &(_, k) in &self.order {
+            let k = k as usize;
+            if self.pressed[k] & bit != 0 {
+                continue;
+            }
+            let pressed =
+                partners(k).any(|j| self.pressed[j] & bit != 0 && side_of(k, j) == Some(side));
+            if pressed {
+                self.pressed[k] |= bit;
+            }
+        }
     }
 }
 
@@ -951,14 +1142,20 @@ pub(crate) fn relax_bodies(
     let moved = relax(&map, pieces, &links, (passes, touch), sweeps);
     find_squeezes(pieces, &links, touch, sweeps, squeezes);
     // Write back the bodies that moved (remembering where they are for the next step), and
-    // start or end their episodes of squeezes.
+    // start the episodes of the squeezed.
     let entity_of = |j: usize| layout.snaps[j].entity;
-    for (entity, mut aabb, mut transform, mut awake, mut state) in &mut bodies {
-        let Some(k) = layout.now.slot(entity) else {
+    for (k, piece) in pieces.iter().enumerate() {
+        let center = piece.center;
+        let moved_here = moved && layout.moved_by_relaxation(k, center);
+        let squeezed = squeezes.squeezed[k];
+        if !(moved_here || squeezed) {
+            continue;
+        }
+        let entity = entity_of(k);
+        let Ok((_, mut aabb, mut transform, mut awake, mut state)) = bodies.get_mut(entity) else {
             continue;
         };
-        let center = pieces[k].center;
-        if moved && layout.moved_by_relaxation(k, center) {
+        if moved_here {
             aabb.center = center;
             if center.is_finite() {
                 transform.translation.x = center.x;
@@ -966,18 +1163,23 @@ pub(crate) fn relax_bodies(
             }
             awake.moved();
         }
-        warn_once_while(
-            &mut state,
-            warn_bits::SQUEEZED,
-            squeezes.squeezed[k],
-            || {
-                let at = squeezes.found.binary_search_by_key(&k, |&(k, _)| k);
-                if let Ok(at) = at {
-                    let pressers = &squeezes.found[at].1;
-                    found.push(squished_by_relaxation(entity, center, pressers, entity_of));
-                }
-            },
-        );
+        warn_once_while(&mut state, warn_bits::SQUEEZED, squeezed, || {
+            let at = squeezes.found.binary_search_by_key(&k, |&(k, _)| k);
+            if let Ok(at) = at {
+                let pressers = &squeezes.found[at].1;
+                found.push(squished_by_relaxation(entity, center, pressers, entity_of));
+            }
+        });
+    }
+    // End the episodes of the bodies squeezed no more (reading each body's state only).
+    for (entity, _, _, _, mut state) in &mut bodies {
+        if state.is_raised(warn_bits::SQUEEZED) {
+            let squeezed = layout
+                .now
+                .slot(entity)
+                .is_some_and(|k| squeezes.squeezed[k]);
+            warn_once_while(&mut state, warn_bits::SQUEEZED, squeezed, || {});
+        }
     }
     found.write(&mut squished);
 }
