@@ -10,7 +10,7 @@ use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
 use crate::fast::snapshot::ContactLayout;
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::partition::Partition;
-use crate::response::relax::{ALL_SIDES, Mobility, Piece};
+use crate::response::relax::{ALL_SIDES, Mobility, MovedSearch, Piece, SlotPairs};
 use crate::tiles::collide::PassThrough;
 
 /// One slot's record: its centre's bits and [`How`] bits. Atomics, so the response's threads
@@ -151,6 +151,45 @@ impl ContactLayout {
         }
     }
 
+    /// Whether the bodies in slots `k` and `j` may pair: their layers interact, and neither is
+    /// a one-way platform (relaxation never pushes a body out of one).
+    #[inline]
+    fn may_pair(&self, k: usize, j: usize) -> bool {
+        let (a, b) = (&self.snaps[k], &self.snaps[j]);
+        a.layers.interacts_with(b.layers) && !(a.one_way || b.one_way)
+    }
+
+    /// [`Links::contacts`](crate::response::relax::Links) for relaxation's passes: each moved
+    /// body's search box read from `partition` (where every body is filed where the response
+    /// left it), in [`CHUNKS`] pieces of the moved bodies on `threads`, each into its own
+    /// buffer of `chunks`, then into `out` in the pieces' order.
+    pub(crate) fn touching_moved(
+        &self,
+        partition: &Partition,
+        search: &MovedSearch,
+        threads: Threads,
+        (chunks, out): (&mut Vec<SlotPairs>, &mut SlotPairs),
+    ) {
+        chunks.resize_with(CHUNKS, Vec::new);
+        let moved = search.moved;
+        for_each_chunk(chunks, threads, |i, found| {
+            found.clear();
+            for &k in &moved[chunk_range(i, CHUNKS, moved.len())] {
+                let k = k as usize;
+                let (min, max) = search.search_box(k);
+                let near = partition.bodies_in(partition.cell_range(min, max));
+                for j in near.filter_map(|(_, entity)| self.now.slot(entity)) {
+                    if search.new_pair(k, j) && self.may_pair(k, j) {
+                        found.push((k as u32, j as u32));
+                    }
+                }
+            }
+        });
+        for found in chunks.iter() {
+            out.extend_from_slice(found);
+        }
+    }
+
     /// Whether relaxation moved slot `k`'s body to `center`; if so, that is where it ended.
     #[inline]
     pub(crate) fn moved_by_relaxation(&self, k: usize, center: Vec2) -> bool {
@@ -255,13 +294,9 @@ impl MadePairs {
                             continue;
                         }
                         let (k, j) = (a.slot.min(b.slot), a.slot.max(b.slot));
-                        let (sk, sj) = (&layout.snaps[k as usize], &layout.snaps[j as usize]);
                         let detected =
                             || (layout.now.links_of(k as usize).iter()).any(|l| l.other == j);
-                        if sk.layers.interacts_with(sj.layers)
-                            && !(sk.one_way || sj.one_way)
-                            && !detected()
-                        {
+                        if layout.may_pair(k as usize, j as usize) && !detected() {
                             found.push((k, j));
                         }
                     }

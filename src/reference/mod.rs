@@ -62,7 +62,8 @@ use crate::layers::CollisionLayers;
 use crate::messages::{Landed, Squished, tile_pressers};
 use crate::one_way::{Passing, one_way_contact};
 use crate::response::relax::{
-    ALL_SIDES, Links, Mobility, Piece, Squeezes, Sweeps, find_squeezes, squished_by_relaxation,
+    ALL_SIDES, Links, Mobility, Piece, Squeezes, Sweeps, contacts_among, find_squeezes,
+    squished_by_relaxation,
 };
 use crate::response::{respond, squeezed, squished_by_bodies};
 use crate::schedule::PhysicsSystems;
@@ -557,23 +558,24 @@ fn relax(bodies: &mut [Body], step: &Step, squished: &mut Vec<Squished>) {
         }
     };
     let all: &[Body] = bodies;
-    let strangers = |k: usize, _: Vec2, _: Vec2| {
+    let contacts = contacts_among(|k: usize| {
         let me = &all[k];
         (0..all.len()).filter(move |&j| {
             let other = &all[j];
             me.layers.interacts_with(other.layers) && !(me.one_way || other.one_way)
         })
-    };
+    });
     let links = Links {
         partners,
         mobility,
-        strangers,
+        contacts,
     };
     let sweeps = &mut Sweeps::default();
     crate::response::relax::relax(step.map, &mut now, &links, (passes, touch), sweeps);
     let squeezes = &mut Squeezes::default();
     find_squeezes(&now, &links, touch, sweeps, squeezes);
     let entities: Vec<Entity> = all.iter().map(|body| body.entity).collect();
+    drop(links);
     for (k, (body, piece)) in bodies.iter_mut().zip(&now).enumerate() {
         body.aabb.center = piece.center;
         if body.kinematic {

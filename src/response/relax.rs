@@ -173,6 +173,9 @@ pub(crate) struct Sweeps {
     live: Vec<(u32, u32)>,
     /// The buffer of the next phase's `live`.
     next_live: Vec<(u32, u32)>,
+    /// The bodies the pair search reads, and the pairs it found.
+    search_moved: Vec<u32>,
+    search_found: Vec<(u32, u32)>,
 }
 
 /// The pairs relaxation made, each listed from both ends: a list per body, linked through one
@@ -287,16 +290,71 @@ impl PhaseStart {
 pub(crate) struct Links<F, M, N = ()> {
     pub(crate) partners: F,
     pub(crate) mobility: M,
-    /// `strangers(k, min, max)`: every body that may pair with body `k` whose box, where the
-    /// response left it, may meet the box `min..max` grown by how far relaxation has moved
-    /// any body since (more is fine: each is tested where it is now).
-    pub(crate) strangers: N,
+    /// `contacts(search, out)`: pushes onto `out` each pair `(k, j)` of a body `k` of
+    /// `search.moved` and a body `j` that may pair with it such that
+    /// [`search.new_pair(k, j)`](MovedSearch::new_pair), in an order that depends only on
+    /// the search (a pair may come more than once). A body `j` touching `k` is, where the
+    /// response left it, within [`search.search_box(k)`](MovedSearch::search_box).
+    pub(crate) contacts: N,
+}
+
+/// Pairs of bodies by slot.
+pub(crate) type SlotPairs = Vec<(u32, u32)>;
+
+/// What [`Links::contacts`] searches: the bodies a pass moved, where they are now.
+pub(crate) struct MovedSearch<'a> {
+    pub(crate) pieces: &'a [Piece],
+    /// The bodies the pass moved, each once.
+    pub(crate) moved: &'a [u32],
+    /// How far relaxation has moved any body, on either axis, at most.
+    drift: f32,
+    touch: f32,
+    /// Whether two bodies are partners already.
+    known: &'a (dyn Fn(usize, usize) -> bool + Sync),
+}
+
+impl MovedSearch<'_> {
+    /// The box within which every body touching body `k` now was where the response left it:
+    /// `k`'s box grown by the drift, and by a few tolerances (the other's may be a float step
+    /// or two larger).
+    pub(crate) fn search_box(&self, k: usize) -> (Vec2, Vec2) {
+        let a = &self.pieces[k];
+        let reach =
+            a.half + self.drift + 4.0 * pair_skin(self.touch, a.center.abs() + a.half, a.center);
+        (a.center - reach, a.center + reach)
+    }
+
+    /// Whether body `k` touches body `j` now, within their tolerance, and they are no partners.
+    #[inline]
+    pub(crate) fn new_pair(&self, k: usize, j: usize) -> bool {
+        let (a, b) = (&self.pieces[k], &self.pieces[j]);
+        let skin = pair_skin(self.touch, a.center, b.center);
+        j != k
+            && valid(b)
+            && signed_overlap_within(a.center, a.half, b.center, b.half, skin).is_some()
+            && !(self.known)(k, j)
+    }
+}
+
+/// [`Links::contacts`] over every body `may_pair(k)` lists for body `k` (the reference step's,
+/// and the tests').
+#[cfg(any(test, feature = "reference"))]
+pub(crate) fn contacts_among<I: IntoIterator<Item = usize>>(
+    may_pair: impl Fn(usize) -> I,
+) -> impl Fn(&MovedSearch, &mut Vec<(u32, u32)>) {
+    move |search, out| {
+        for &k in search.moved {
+            let k = k as usize;
+            let new = (may_pair(k).into_iter()).filter(|&j| search.new_pair(k, j));
+            out.extend(new.map(|j| (k as u32, j as u32)));
+        }
+    }
 }
 
 /// Relaxes `pieces` in place (see the [algorithm](self)), for at most `passes` passes, each a
 /// vertical phase and a horizontal one, then a search for the pairs the pass made. Returns
 /// whether anybody moved.
-pub(crate) fn relax<P, F, M, S, N>(
+pub(crate) fn relax<P, F, M, N>(
     map: &TileMap,
     pieces: &mut [Piece],
     links: &Links<F, M, N>,
@@ -305,10 +363,9 @@ pub(crate) fn relax<P, F, M, S, N>(
 ) -> bool
 where
     P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P,
+    F: Fn(usize) -> P + Sync,
     M: Fn(usize) -> Mobility,
-    S: IntoIterator<Item = usize>,
-    N: Fn(usize, Vec2, Vec2) -> S,
+    N: Fn(&MovedSearch, &mut Vec<(u32, u32)>),
 {
     let n = pieces.len();
     sweeps.queued.resize(n, 0);
@@ -334,7 +391,7 @@ where
         let all = Links {
             partners: |k: usize| (links.partners)(k).into_iter().chain(found.of(k)),
             mobility: |k: usize| (links.mobility)(k),
-            strangers: (),
+            contacts: (),
         };
         let mut moved = vertical_phase(map, pieces, &all, up, touch, sweeps);
         sweeps.pass_moved.extend_from_slice(&sweeps.touched);
@@ -352,7 +409,7 @@ where
         let all = Links {
             partners: all,
             mobility: |k: usize| (links.mobility)(k),
-            strangers: (),
+            contacts: (),
         };
         read_pairs(pieces, &all, sweeps, |_, (k, j), live| {
             if overlapping(&pieces[k], &pieces[j], touch) {
@@ -371,7 +428,7 @@ fn valid(piece: &Piece) -> bool {
 
 /// Step 5: the pairs the pass made. Every body it moved is tested against the bodies near it
 /// where they are now, and each pair touching that was not a pair yet is added to `found`.
-fn find_made_pairs<P, F, M, S, N>(
+fn find_made_pairs<P, F, M, N>(
     pieces: &[Piece],
     links: &Links<F, M, N>,
     touch: f32,
@@ -379,51 +436,54 @@ fn find_made_pairs<P, F, M, S, N>(
     found: &mut FoundPairs,
 ) where
     P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P,
+    F: Fn(usize) -> P + Sync,
     M: Fn(usize) -> Mobility,
-    S: IntoIterator<Item = usize>,
-    N: Fn(usize, Vec2, Vec2) -> S,
+    N: Fn(&MovedSearch, &mut Vec<(u32, u32)>),
 {
     for &k in &sweeps.pass_moved {
         let k = k as usize;
         let moved = (pieces[k].center - sweeps.origin[k]).abs().max_element();
         sweeps.drift = sweeps.drift.max(moved);
     }
+    // Each body the pass left away from where the response left it, once.
     sweeps.sweep = sweeps.sweep.wrapping_add(1);
     let stamp = sweeps.sweep;
+    let mut moved = core::mem::take(&mut sweeps.search_moved);
+    moved.clear();
     for &k in &sweeps.pass_moved {
-        let k = k as usize;
-        let a = pieces[k];
-        if sweeps.queued[k] == stamp || a.center == sweeps.origin[k] || !valid(&a) {
-            continue;
-        }
-        sweeps.queued[k] = stamp;
-        // The other body's box may be filed where it was before relaxation moved it, and its
-        // tolerance may be a float step or two larger than this one's.
-        let reach =
-            a.half + sweeps.drift + 4.0 * pair_skin(touch, a.center.abs() + a.half, a.center);
-        for j in (links.strangers)(k, a.center - reach, a.center + reach) {
-            let b = pieces[j];
-            if j == k || !valid(&b) {
-                continue;
-            }
-            let skin = pair_skin(touch, a.center, b.center);
-            if signed_overlap_within(a.center, a.half, b.center, b.half, skin).is_none() {
-                continue;
-            }
-            let known = |k: usize| {
-                (links.partners)(k)
-                    .into_iter()
-                    .chain(found.of(k))
-                    .any(|o| o == j)
-            };
-            if !known(k) {
-                found.add(k, j);
-                found.add(j, k);
-                sweeps.live.push((k as u32, j as u32));
+        let at = k as usize;
+        if sweeps.queued[at] != stamp && pieces[at].center != sweeps.origin[at] {
+            sweeps.queued[at] = stamp;
+            if valid(&pieces[at]) {
+                moved.push(k);
             }
         }
     }
+    let mut pairs = core::mem::take(&mut sweeps.search_found);
+    pairs.clear();
+    {
+        let (found, partners) = (&*found, &links.partners);
+        let known = |k: usize, j: usize| partners(k).into_iter().chain(found.of(k)).any(|o| o == j);
+        let search = MovedSearch {
+            pieces,
+            moved: &moved,
+            drift: sweeps.drift,
+            touch,
+            known: &known,
+        };
+        (links.contacts)(&search, &mut pairs);
+    }
+    for &(k, j) in &pairs {
+        let (k, j) = (k as usize, j as usize);
+        // Found from both ends, or twice from one.
+        if !found.of(k).any(|o| o == j) {
+            found.add(k, j);
+            found.add(j, k);
+            sweeps.live.push((k as u32, j as u32));
+        }
+    }
+    sweeps.search_moved = moved;
+    sweeps.search_found = pairs;
 }
 
 /// Step 2: from the support up, then down from what holds the top.
@@ -1075,6 +1135,8 @@ pub(crate) struct Pictures {
     made: MadePairs,
     squeezes: Squeezes,
     squished: InEntityOrder<Squished>,
+    /// What each piece of the search for the pairs a pass made found.
+    search_chunks: core::cell::RefCell<Vec<SlotPairs>>,
 }
 
 /// The bodies relaxation moves, and their episodes of squeezes.
@@ -1115,6 +1177,7 @@ pub(crate) fn relax_bodies(
         made,
         squeezes,
         squished: found,
+        search_chunks,
     } = &mut *pictures;
     layout.pieces_into(pieces);
     let threads = crew.threads(slots >= config.parallel_min_bodies);
@@ -1127,15 +1190,9 @@ pub(crate) fn relax_bodies(
             found.chain(made.of(k))
         },
         mobility: |k: usize| layout_ref.mobility(k),
-        strangers: |k: usize, min: Vec2, max: Vec2| {
-            let me = &layout_ref.snaps[k];
-            let range = partition.cell_range(min, max);
-            (partition.bodies_in(range))
-                .filter_map(|(_, entity)| layout_ref.now.slot(entity))
-                .filter(move |&j| {
-                    let other = &layout_ref.snaps[j];
-                    me.layers.interacts_with(other.layers) && !(me.one_way || other.one_way)
-                })
+        contacts: |search: &MovedSearch, out: &mut Vec<(u32, u32)>| {
+            let mut chunks = search_chunks.borrow_mut();
+            layout_ref.touching_moved(&partition, search, threads, (&mut chunks, out));
         },
     };
     let passes = config.relaxation_passes;
@@ -1213,7 +1270,7 @@ mod tests {
         let links = Links {
             partners: |k: usize| (0..n).filter(move |&j| j != k),
             mobility: |_| Mobility::Free,
-            strangers: |_, _, _| 0..n,
+            contacts: contacts_among(|_| 0..n),
         };
         let map = TileMap::new(1, 1, 16.0);
         relax(
@@ -1278,7 +1335,7 @@ mod tests {
             let links = Links {
                 partners: |k: usize| partners(k).iter().copied(),
                 mobility: |_| Mobility::Free,
-                strangers: |_, _, _| (0..3).filter(move |_| strangers_seen),
+                contacts: contacts_among(move |_| (0..3).filter(move |_| strangers_seen)),
             };
             relax(&map, &mut list, &links, (4, TOUCH), &mut Sweeps::default());
             centers(&list)
@@ -1316,7 +1373,7 @@ mod tests {
         let links = Links {
             partners: |k: usize| partners(k).iter().copied(),
             mobility: |_| Mobility::Free,
-            strangers: |_, _, _| 0..4,
+            contacts: contacts_among(|_| 0..4),
         };
         let map = TileMap::new(1, 1, 16.0);
         relax(
@@ -1373,7 +1430,7 @@ mod tests {
             let links = Links {
                 partners: |k: usize| (0..n).rev().filter(move |&j| j != k),
                 mobility: |_| Mobility::Free,
-                strangers: |_, _, _| 0..n,
+                contacts: contacts_among(|_| 0..n),
             };
             let map = TileMap::new(1, 1, 16.0);
             relax(&map, &mut list, &links, (3, TOUCH), &mut Sweeps::default());
