@@ -571,7 +571,7 @@ fn relax(bodies: &mut [Body], step: &Step, squished: &mut Vec<Squished>) {
         contacts,
     };
     let sweeps = &mut Sweeps::default();
-    crate::response::relax::relax(step.map, &mut now, &links, (passes, touch), sweeps);
+    crate::response::relax::relax(step.map, &mut now, &links, (passes, touch), sweeps, &());
     let squeezes = &mut Squeezes::default();
     find_squeezes(&now, &links, touch, sweeps, squeezes);
     let entities: Vec<Entity> = all.iter().map(|body| body.entity).collect();

@@ -53,6 +53,7 @@ use crate::body::Aabb;
 use crate::body::{BodyState, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
+use crate::fast::parallel::CrewJoin;
 use crate::fast::relaxing::MadePairs;
 use crate::fast::rest::Awake;
 use crate::fast::snapshot::ContactLayout;
@@ -142,22 +143,15 @@ impl Direction {
 pub(crate) struct Sweeps {
     /// Where the phase found the bodies.
     phase: PhaseStart,
-    /// The bodies the phase moved (some maybe back where they were).
-    touched: Vec<u32>,
-    /// The picture of the phase's other order (along x, both orders are swept).
+    /// The sweeps' buffers; along x, those of the first order.
+    order: Order,
+    /// The picture and the buffers of the phase's other order (along x, both orders are
+    /// swept, maybe on two threads).
     other: Vec<Piece>,
-    /// The bodies to visit, the first in the sweep's order on top.
-    heap: BinaryHeap<Reverse<(u128, u32)>>,
-    /// Which sweep last queued each body.
-    queued: Vec<u32>,
-    sweep: u32,
+    other_order: Order,
     /// The bodies with a pair to settle ahead of them, and behind them.
     ahead: Vec<u32>,
     behind: Vec<u32>,
-    /// The bodies a sweep could not take as far as their pairs needed.
-    short: Vec<u32>,
-    /// The bodies the sweep back starts from.
-    back: Vec<u32>,
     /// The pairs relaxation made: touching where a pass left them, and no partners before.
     found: FoundPairs,
     /// Where relaxation found each body (where the response left it).
@@ -176,6 +170,23 @@ pub(crate) struct Sweeps {
     /// The bodies the pair search reads, and the pairs it found.
     search_moved: Vec<u32>,
     search_found: Vec<(u32, u32)>,
+}
+
+/// The buffers of one order of sweeps.
+#[derive(Default)]
+struct Order {
+    /// The bodies the phase moved (some maybe back where they were).
+    touched: Vec<u32>,
+    /// The bodies to visit, the first in the sweep's order on top.
+    heap: BinaryHeap<Reverse<(u128, u32)>>,
+    /// Which sweep (or reading) last marked each body.
+    queued: Vec<u32>,
+    /// The last mark handed out.
+    sweep: u32,
+    /// The bodies a sweep could not take as far as their pairs needed.
+    short: Vec<u32>,
+    /// The bodies the sweep back starts from.
+    back: Vec<u32>,
 }
 
 /// The pairs relaxation made, each listed from both ends: a list per body, linked through one
@@ -216,7 +227,7 @@ impl Sweeps {
     /// Whether the phase along `axis` left any body away from where it found it.
     fn moved_any(&self, pieces: &[Piece], axis: usize) -> bool {
         let start = &self.phase.start;
-        (self.touched.iter()).any(|&k| pieces[k as usize].center[axis] != start[k as usize])
+        (self.order.touched.iter()).any(|&k| pieces[k as usize].center[axis] != start[k as usize])
     }
 }
 
@@ -360,21 +371,22 @@ pub(crate) fn relax<P, F, M, N>(
     links: &Links<F, M, N>,
     (passes, touch): (u32, f32),
     sweeps: &mut Sweeps,
+    join: &impl Join,
 ) -> bool
 where
     P: IntoIterator<Item = usize>,
     F: Fn(usize) -> P + Sync,
-    M: Fn(usize) -> Mobility,
+    M: Fn(usize) -> Mobility + Sync,
     N: Fn(&MovedSearch, &mut Vec<(u32, u32)>),
 {
     let n = pieces.len();
-    sweeps.queued.resize(n, 0);
+    sweeps.order.queued.resize(n, 0);
     sweeps.origin.clear();
     sweeps.origin.extend(pieces.iter().map(|p| p.center));
     sweeps.drift = 0.0;
     sweeps.listed = false;
     sweeps.live.clear();
-    sweeps.touched.clear();
+    sweeps.order.touched.clear();
     let mut found = core::mem::take(&mut sweeps.found);
     found.reset(n);
     let up = Direction {
@@ -385,18 +397,19 @@ where
         axis: 0,
         ahead: true,
     };
+    let (partners, mobility) = (&links.partners, &links.mobility);
     let mut any = false;
     for _ in 0..passes {
         sweeps.pass_moved.clear();
         let all = Links {
-            partners: |k: usize| (links.partners)(k).into_iter().chain(found.of(k)),
-            mobility: |k: usize| (links.mobility)(k),
+            partners: |k: usize| partners(k).into_iter().chain(found.of(k)),
+            mobility,
             contacts: (),
         };
         let mut moved = vertical_phase(map, pieces, &all, up, touch, sweeps);
-        sweeps.pass_moved.extend_from_slice(&sweeps.touched);
-        moved |= horizontal_phase(map, pieces, &all, right, touch, sweeps);
-        sweeps.pass_moved.extend_from_slice(&sweeps.touched);
+        sweeps.pass_moved.extend_from_slice(&sweeps.order.touched);
+        moved |= horizontal_phase(map, pieces, &all, (right, touch), sweeps, join);
+        sweeps.pass_moved.extend_from_slice(&sweeps.order.touched);
         any |= moved;
         if !moved {
             break;
@@ -446,14 +459,14 @@ fn find_made_pairs<P, F, M, N>(
         sweeps.drift = sweeps.drift.max(moved);
     }
     // Each body the pass left away from where the response left it, once.
-    sweeps.sweep = sweeps.sweep.wrapping_add(1);
-    let stamp = sweeps.sweep;
+    sweeps.order.sweep = sweeps.order.sweep.wrapping_add(1);
+    let stamp = sweeps.order.sweep;
     let mut moved = core::mem::take(&mut sweeps.search_moved);
     moved.clear();
     for &k in &sweeps.pass_moved {
         let at = k as usize;
-        if sweeps.queued[at] != stamp && pieces[at].center != sweeps.origin[at] {
-            sweeps.queued[at] = stamp;
+        if sweeps.order.queued[at] != stamp && pieces[at].center != sweeps.origin[at] {
+            sweeps.order.queued[at] = stamp;
             if valid(&pieces[at]) {
                 moved.push(k);
             }
@@ -503,44 +516,71 @@ where
     if !begin_phase(pieces, links, up, touch, sweeps) {
         return false;
     }
-    let seeds = core::mem::take(&mut sweeps.ahead);
-    sweep(map, pieces, links, up, touch, sweeps, &seeds);
-    sweeps.ahead = seeds;
-    sweep_back(map, pieces, links, up.reversed(), touch, sweeps);
+    let order = (&sweeps.phase, &mut sweeps.order);
+    sweep(map, pieces, links, up, touch, order, &sweeps.ahead);
+    let order = (&sweeps.phase, &mut sweeps.order);
+    sweep_back(map, pieces, links, up.reversed(), touch, order);
     sweeps.moved_any(pieces, up.axis)
 }
 
-/// Step 3: rightward then leftward, and leftward then rightward, from the same picture; each
-/// body ends halfway between where the two orders left it.
+/// Runs two pieces of work, maybe at once on two threads: relaxation's two orders along x.
+pub(crate) trait Join {
+    fn join(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send);
+}
+
+/// One thread: one piece after the other.
+impl Join for () {
+    fn join(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+        a();
+        b();
+    }
+}
+
+/// Step 3: rightward then leftward, and leftward then rightward, from the same picture (on
+/// two threads if `join` has them); each body ends halfway between where the two orders left
+/// it.
 fn horizontal_phase<P, F, M>(
     map: &TileMap,
     pieces: &mut [Piece],
     links: &Links<F, M>,
-    right: Direction,
-    touch: f32,
+    (right, touch): (Direction, f32),
     sweeps: &mut Sweeps,
+    join: &impl Join,
 ) -> bool
 where
     P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P,
-    M: Fn(usize) -> Mobility,
+    F: Fn(usize) -> P + Sync,
+    M: Fn(usize) -> Mobility + Sync,
 {
     if !begin_phase(pieces, links, right, touch, sweeps) {
         return false;
     }
-    let mut other = core::mem::take(&mut sweeps.other);
+    let Sweeps {
+        phase,
+        order,
+        other,
+        other_order,
+        ahead,
+        behind,
+        ..
+    } = sweeps;
     other.clear();
     other.extend_from_slice(pieces);
-    let (ahead, behind) = (
-        core::mem::take(&mut sweeps.ahead),
-        core::mem::take(&mut sweeps.behind),
-    );
+    other_order.queued.resize(pieces.len(), 0);
+    other_order.touched.clear();
     let left = right.reversed();
-    sweep(map, pieces, links, right, touch, sweeps, &ahead);
-    sweep_back(map, pieces, links, left, touch, sweeps);
-    sweep(map, &mut other, links, left, touch, sweeps, &behind);
-    sweep_back(map, &mut other, links, right, touch, sweeps);
-    for (mine, theirs) in pieces.iter_mut().zip(&other) {
+    let (phase, ahead, behind) = (&*phase, &*ahead, &*behind);
+    join.join(
+        || {
+            sweep(map, pieces, links, right, touch, (phase, order), ahead);
+            sweep_back(map, pieces, links, left, touch, (phase, order));
+        },
+        || {
+            sweep(map, other, links, left, touch, (phase, other_order), behind);
+            sweep_back(map, other, links, right, touch, (phase, other_order));
+        },
+    );
+    for (mine, theirs) in pieces.iter_mut().zip(other.iter()) {
         if mine.center.x != theirs.center.x {
             mine.center.x = (mine.center.x + theirs.center.x) * 0.5;
         }
@@ -548,7 +588,7 @@ where
         // Moved by either order, it is no longer known to be quiet.
         mine.quiet &= theirs.quiet;
     }
-    (sweeps.ahead, sweeps.behind, sweeps.other) = (ahead, behind, other);
+    order.touched.extend_from_slice(&other_order.touched);
     sweeps.moved_any(pieces, right.axis)
 }
 
@@ -615,35 +655,36 @@ fn read_pairs<P, F, M>(
     } else {
         // The bodies the phase before moved: `queued` is `moved` for those not yet read, and
         // `done` for those read.
-        sweeps.sweep = sweeps.sweep.wrapping_add(2);
-        let (moved, done) = (sweeps.sweep.wrapping_sub(1), sweeps.sweep);
-        for &k in &sweeps.touched {
-            sweeps.queued[k as usize] = moved;
+        sweeps.order.sweep = sweeps.order.sweep.wrapping_add(2);
+        let (moved, done) = (sweeps.order.sweep.wrapping_sub(1), sweeps.order.sweep);
+        for &k in &sweeps.order.touched {
+            sweeps.order.queued[k as usize] = moved;
         }
         for &(k, j) in &before {
             let (k, j) = (k as usize, j as usize);
-            let changed = |k: usize| sweeps.queued[k] == moved || sweeps.queued[k] == done;
+            let changed =
+                |k: usize| sweeps.order.queued[k] == moved || sweeps.order.queued[k] == done;
             if !changed(k) && !changed(j) {
                 read(sweeps, (k, j), &mut live);
             }
         }
-        let touched = core::mem::take(&mut sweeps.touched);
+        let touched = core::mem::take(&mut sweeps.order.touched);
         for &k in &touched {
             let k = k as usize;
-            if sweeps.queued[k] != moved {
+            if sweeps.order.queued[k] != moved {
                 continue;
             }
-            sweeps.queued[k] = done;
+            sweeps.order.queued[k] = done;
             for j in (links.partners)(k) {
                 // Each pair once: from the end read first.
-                if sweeps.queued[j] != done {
+                if sweeps.order.queued[j] != done {
                     read(sweeps, (k, j), &mut live);
                 }
             }
         }
-        sweeps.touched = touched;
+        sweeps.order.touched = touched;
     }
-    sweeps.touched.clear();
+    sweeps.order.touched.clear();
     sweeps.next_live = before;
     sweeps.live = live;
 }
@@ -703,7 +744,7 @@ fn sweep<P, F, M>(
     links: &Links<F, M>,
     dir: Direction,
     touch: f32,
-    sweeps: &mut Sweeps,
+    (phase, sweeps): (&PhaseStart, &mut Order),
     seeds: &[u32],
 ) -> bool
 where
@@ -721,7 +762,7 @@ where
         let k = s as usize;
         if sweeps.queued[k] != stamp {
             sweeps.queued[k] = stamp;
-            let key = sweeps.phase.key(k, dir);
+            let key = phase.key(k, dir);
             sweeps.heap.push(Reverse((key, s)));
         }
     }
@@ -732,10 +773,10 @@ where
         // How far the bodies behind need it to go (signed along `dir`), if further than it is.
         let mut need: Option<f32> = None;
         for i in (links.partners)(j) {
-            let Some(gap) = sweeps.phase.pair_along(pieces, (i, j), axis, touch) else {
+            let Some(gap) = phase.pair_along(pieces, (i, j), axis, touch) else {
                 continue;
             };
-            if !sweeps.phase.before(i, j, dir) {
+            if !phase.before(i, j, dir) {
                 continue;
             }
             let other = &pieces[i];
@@ -769,17 +810,17 @@ where
             if sweeps.queued[k] == stamp {
                 continue;
             }
-            let Some(gap) = sweeps.phase.pair_along(pieces, (j, k), axis, touch) else {
+            let Some(gap) = phase.pair_along(pieces, (j, k), axis, touch) else {
                 continue;
             };
-            if !sweeps.phase.before(j, k, dir) {
+            if !phase.before(j, k, dir) {
                 continue;
             }
             let other = &pieces[k];
             let over = sign * (to[axis] - other.center[axis]) + gap;
             if over > pair_skin(touch, to, other.center) {
                 sweeps.queued[k] = stamp;
-                let key = sweeps.phase.key(k, dir);
+                let key = phase.key(k, dir);
                 sweeps.heap.push(Reverse((key, k as u32)));
             }
         }
@@ -795,7 +836,7 @@ fn sweep_back<P, F, M>(
     links: &Links<F, M>,
     dir: Direction,
     touch: f32,
-    sweeps: &mut Sweeps,
+    (phase, sweeps): (&PhaseStart, &mut Order),
 ) -> bool
 where
     P: IntoIterator<Item = usize>,
@@ -808,11 +849,11 @@ where
     for &s in &short {
         let j = s as usize;
         for i in (links.partners)(j) {
-            let Some(gap) = sweeps.phase.pair_along(pieces, (i, j), dir.axis, touch) else {
+            let Some(gap) = phase.pair_along(pieces, (i, j), dir.axis, touch) else {
                 continue;
             };
             // `i` was behind `j` in the last sweep: it comes after `j` in this one.
-            if !sweeps.phase.before(j, i, dir) {
+            if !phase.before(j, i, dir) {
                 continue;
             }
             let (a, b) = (&pieces[j], &pieces[i]);
@@ -823,7 +864,7 @@ where
             }
         }
     }
-    let moved = !seeds.is_empty() && sweep(map, pieces, links, dir, touch, sweeps, &seeds);
+    let moved = !seeds.is_empty() && sweep(map, pieces, links, dir, touch, (phase, sweeps), &seeds);
     sweeps.short = short;
     sweeps.back = seeds;
     moved
@@ -1196,7 +1237,14 @@ pub(crate) fn relax_bodies(
         },
     };
     let passes = config.relaxation_passes;
-    let moved = relax(&map, pieces, &links, (passes, touch), sweeps);
+    let moved = relax(
+        &map,
+        pieces,
+        &links,
+        (passes, touch),
+        sweeps,
+        &CrewJoin(threads),
+    );
     find_squeezes(pieces, &links, touch, sweeps, squeezes);
     // Write back the bodies that moved (remembering where they are for the next step), and
     // start the episodes of the squeezed.
@@ -1279,6 +1327,7 @@ mod tests {
             &links,
             (passes, TOUCH),
             &mut Sweeps::default(),
+            &(),
         );
         pieces
     }
@@ -1337,7 +1386,14 @@ mod tests {
                 mobility: |_| Mobility::Free,
                 contacts: contacts_among(move |_| (0..3).filter(move |_| strangers_seen)),
             };
-            relax(&map, &mut list, &links, (4, TOUCH), &mut Sweeps::default());
+            relax(
+                &map,
+                &mut list,
+                &links,
+                (4, TOUCH),
+                &mut Sweeps::default(),
+                &(),
+            );
             centers(&list)
         };
         assert_eq!(
@@ -1382,6 +1438,7 @@ mod tests {
             &links,
             (4, TOUCH),
             &mut Sweeps::default(),
+            &(),
         );
         let (a, b) = (pieces[3], pieces[2]);
         let gap = (b.center.x - b.half.x) - (a.center.x + a.half.x);
@@ -1433,7 +1490,14 @@ mod tests {
                 contacts: contacts_among(|_| 0..n),
             };
             let map = TileMap::new(1, 1, 16.0);
-            relax(&map, &mut list, &links, (3, TOUCH), &mut Sweeps::default());
+            relax(
+                &map,
+                &mut list,
+                &links,
+                (3, TOUCH),
+                &mut Sweeps::default(),
+                &(),
+            );
             list.sort_by_key(|p| p.id);
             list
         };
