@@ -23,9 +23,16 @@
 //! 2. **Horizontal phase, both ways.** The same along x, rightward then back leftward, and
 //!    leftward then back rightward, each from the phase's picture; each body ends halfway
 //!    between where the two orders left it (neither direction is favoured), blocked where
-//!    either blocked it. A row pushed into a wall settles in one phase.
+//!    either blocked it. A row pushed into a wall settles in one phase. The two orders are
+//!    independent, so the fast path runs them at once on two threads ([`Join`]).
 //! 3. **The pairs the pass made.** Each body the pass moved is tested against the bodies near
-//!    it, where they now are; pairs touching that were not pairs yet join the next passes.
+//!    it, where they now are; pairs touching that were not pairs yet join the next passes
+//!    ([`Links::contacts`]: all the moved bodies at once, on the crew's threads in the fast
+//!    path).
+//!
+//! A phase after the first reads only the pairs that can have changed: those still
+//! overlapping when the phase before read them, the pairs of the bodies it moved, and those
+//! the pass made (see [`begin_phase`]); any other pair is as it was.
 //! 4. The passes end early when one moves nobody.
 //!
 //! Every push goes through the tile sweep, so no body is pushed into a tile.
