@@ -428,10 +428,9 @@ where
     }
     // The pairs still overlapping, for the squeezes.
     if sweeps.listed {
-        let all = |k: usize| (links.partners)(k).into_iter().chain(found.of(k));
         let all = Links {
-            partners: all,
-            mobility: |k: usize| (links.mobility)(k),
+            partners: |k: usize| partners(k).into_iter().chain(found.of(k)),
+            mobility,
             contacts: (),
         };
         read_pairs(pieces, &all, sweeps, |_, (k, j), live| {

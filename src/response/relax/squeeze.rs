@@ -152,11 +152,8 @@ pub(crate) fn find_squeezes<P, F, M, N>(
             out.squeezed[k] = true;
         }
     }
-    for &(k, _, _) in &out.deep {
-        let k = k as usize;
-        if !out.squeezed[k] || out.found.iter().any(|&(at, _)| at == k) {
-            continue;
-        }
+    // In slot order, each once (`relax_bodies` looks them up by slot).
+    for k in (0..n).filter(|&k| out.squeezed[k]) {
         let by = Side::ALL.map(|side| {
             let bit = side_bit(side);
             if out.pressed[k] & bit == 0 {
@@ -175,7 +172,6 @@ pub(crate) fn find_squeezes<P, F, M, N>(
         });
         out.found.push((k, by));
     }
-    out.found.sort_unstable_by_key(|&(k, _)| k);
 }
 
 impl Squeezes {
