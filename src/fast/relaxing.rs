@@ -5,10 +5,10 @@
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use crate::body::BodySwitches;
+use crate::body::{Aabb, BodySwitches};
 use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
 use crate::fast::snapshot::ContactLayout;
-use crate::geometry::{pair_skin, signed_overlap_within};
+use crate::geometry::{pair_skin, signed_overlap_within, skin_at};
 use crate::partition::Partition;
 use crate::response::relax::{ALL_SIDES, Mobility, MovedSearch, Piece, SlotPairs};
 use crate::tiles::collide::PassThrough;
@@ -210,14 +210,19 @@ impl ContactLayout {
 /// detection did not find (never with a one-way platform). Only a body the response moved can
 /// be in one. They are searched cell by cell of the partition (where every body is filed
 /// where it now is, in the cells its box grown by its contact tolerance covers, so two bodies
-/// touching share a cell): each cell's bodies are read once into a short list, and each pair
-/// of them with a moved body is tested there. Each pair is listed once from both ends, in slot
-/// order, as the reference step lists them: the order in which relaxation settles a body's
-/// pairs is part of its outcome.
+/// touching share a cell), in the cells a moved body's box covers: each such cell's bodies
+/// are read once into a short list, and each pair of them with a moved body is tested there.
+/// Each pair is listed once from both ends, in slot order, as the reference step lists them:
+/// the order in which relaxation settles a body's pairs is part of its outcome.
 #[derive(Default)]
 pub(crate) struct MadePairs {
     /// What each piece of the search found, and the cell it reads: (slot, partner slot).
     pieces: Vec<SearchPiece>,
+    /// The cells to search (flat indices), each once: those a moved body's box covers.
+    cells: Vec<u32>,
+    /// By cell: the last search that listed it in `cells`.
+    listed: Vec<u32>,
+    search: u32,
     /// Every pair from both ends, sorted.
     pairs: Vec<(u32, u32)>,
     /// Slot `k`'s partners are `pairs[starts[k]..starts[k + 1]]`.
@@ -252,14 +257,14 @@ impl MadePairs {
         threads: Threads,
     ) {
         let slots = pieces.len();
-        let dims = partition.dims();
-        let cells = (dims.x * dims.y) as usize;
+        self.list_cells(layout, (partition, pieces), touch);
+        let to_search = &self.cells;
         self.pieces.resize_with(CHUNKS, SearchPiece::default);
         for_each_chunk(&mut self.pieces, threads, |i, piece| {
             let SearchPiece { found, cell } = piece;
             found.clear();
-            for flat in chunk_range(i, CHUNKS, cells) {
-                let list = partition.cell_at_flat(flat);
+            for &flat in &to_search[chunk_range(i, CHUNKS, to_search.len())] {
+                let list = partition.cell_at_flat(flat as usize);
                 if list.len() < 2 {
                     continue;
                 }
@@ -319,6 +324,46 @@ impl MadePairs {
         }
         for k in 0..slots {
             self.starts[k + 1] += self.starts[k];
+        }
+    }
+
+    /// Lists in `cells` every cell of `partition` the box of a body the response moved covers
+    /// (grown by its contact tolerance, as the partition files it), each once, in the order
+    /// first reached.
+    fn list_cells(
+        &mut self,
+        layout: &ContactLayout,
+        (partition, pieces): (&Partition, &[Piece]),
+        touch: f32,
+    ) {
+        let dims = partition.dims();
+        self.listed.resize((dims.x * dims.y) as usize, 0);
+        self.search = self.search.wrapping_add(1);
+        if self.search == 0 {
+            self.listed.fill(0);
+            self.search = 1;
+        }
+        self.cells.clear();
+        for (ended, piece) in layout.ended.iter().zip(pieces) {
+            if ended.moved.load(Relaxed) != MOVED {
+                continue;
+            }
+            // Exactly as the partition files it.
+            let aabb = Aabb::new(piece.center, piece.half);
+            if !aabb.is_valid() {
+                continue;
+            }
+            let skin = skin_at(touch, aabb.center);
+            let (lo, hi) = partition.cell_range(aabb.min() - skin, aabb.max() + skin);
+            for y in lo.y..hi.y + 1 {
+                for x in lo.x..hi.x + 1 {
+                    let flat = y * dims.x + x;
+                    if self.listed[flat as usize] != self.search {
+                        self.listed[flat as usize] = self.search;
+                        self.cells.push(flat);
+                    }
+                }
+            }
         }
     }
 

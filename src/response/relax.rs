@@ -156,7 +156,8 @@ pub(crate) struct Sweeps {
     /// The sweeps' buffers; along x, those of the first order.
     order: Order,
     /// The picture and the buffers of the phase's other order (along x, both orders are
-    /// swept, maybe on two threads).
+    /// swept, maybe on two threads). Between phases the picture is the same as the pieces:
+    /// copied once when relaxation begins, then where the phase before changed them.
     other: Vec<Piece>,
     other_order: Order,
     /// The bodies with a pair to settle ahead of them, and behind them.
@@ -187,6 +188,8 @@ pub(crate) struct Sweeps {
 struct Order {
     /// The bodies the phase moved (some maybe back where they were).
     touched: Vec<u32>,
+    /// The bodies the phase left where they were, but blocked on a side they were not.
+    blocked: Vec<u32>,
     /// The bodies to visit, the first in the sweep's order on top.
     heap: BinaryHeap<Reverse<(u128, u32)>>,
     /// Which sweep (or reading) last marked each body.
@@ -236,41 +239,70 @@ impl FoundPairs {
 impl Sweeps {
     /// Whether the phase along `axis` left any body away from where it found it.
     fn moved_any(&self, pieces: &[Piece], axis: usize) -> bool {
-        let start = &self.phase.start;
+        let start = &self.phase.start[axis];
         (self.order.touched.iter()).any(|&k| pieces[k as usize].center[axis] != start[k as usize])
     }
 }
 
-/// Where a phase found the bodies: along its axis, each body's centre and its place in the
-/// phase's order (the centre's bits in the order of the floats, then the entity's).
+/// Where a phase found the bodies, along each axis: each body's centre, and its place in a
+/// sweep along the axis (the centre's bits in the order of the floats, then the entity's).
+/// Noted for every body when relaxation begins, then kept up to date from phase to phase with
+/// the bodies the phase before changed.
 #[derive(Default)]
 struct PhaseStart {
-    start: Vec<f32>,
-    keys: Vec<u128>,
+    start: [Vec<f32>; 2],
+    places: [Vec<u128>; 2],
+    /// The axis of the phase.
+    axis: usize,
+}
+
+/// A body's place in a sweep along `axis`, where the phase found it.
+fn place(piece: &Piece, axis: usize) -> u128 {
+    u128::from(ordered_bits(piece.center[axis])) << 64 | u128::from(piece.id)
 }
 
 impl PhaseStart {
-    fn new_phase(&mut self, pieces: &[Piece], axis: usize) {
-        self.start.clear();
-        self.start.extend(pieces.iter().map(|p| p.center[axis]));
-        self.keys.clear();
-        let key = |p: &Piece| u128::from(ordered_bits(p.center[axis])) << 64 | u128::from(p.id);
-        self.keys.extend(pieces.iter().map(key));
+    /// Notes where relaxation finds every body.
+    fn begin(&mut self, pieces: &[Piece]) {
+        for axis in 0..2 {
+            self.start[axis].clear();
+            self.start[axis].extend(pieces.iter().map(|p| p.center[axis]));
+            self.places[axis].clear();
+            self.places[axis].extend(pieces.iter().map(|p| place(p, axis)));
+        }
+    }
+
+    /// Begins a phase along `axis`, the phase before having changed the bodies `changed`.
+    fn new_phase(&mut self, pieces: &[Piece], axis: usize, changed: &[u32]) {
+        for &k in changed {
+            let piece = &pieces[k as usize];
+            for axis in 0..2 {
+                self.start[axis][k as usize] = piece.center[axis];
+                self.places[axis][k as usize] = place(piece, axis);
+            }
+        }
+        self.axis = axis;
+    }
+
+    /// Body `k`'s place in the phase's sweeps toward +axis.
+    #[inline]
+    fn place(&self, k: usize) -> u128 {
+        self.places[self.axis][k]
     }
 
     /// Whether body `i` comes before body `j` in a sweep along `dir`.
     #[inline]
     fn before(&self, i: usize, j: usize, dir: Direction) -> bool {
-        (self.keys[i] < self.keys[j]) == dir.ahead
+        (self.place(i) < self.place(j)) == dir.ahead
     }
 
     /// Where body `k` comes in a sweep along `dir`: the lowest first.
     #[inline]
     fn key(&self, k: usize, dir: Direction) -> u128 {
         if dir.ahead {
-            self.keys[k]
+            self.place(k)
         } else {
-            !self.keys[k]
+            !self.place(k)
         }
     }
 
@@ -300,7 +332,8 @@ impl PhaseStart {
         }
         let skin = pair_skin(touch, a.center, b.center);
         let gap = a.half[axis] + b.half[axis];
-        let overlap_along = gap - (self.start[i] - self.start[j]).abs();
+        let start = &self.start[axis];
+        let overlap_along = gap - (start[i] - start[j]).abs();
         (overlap_across > skin && overlap_along <= overlap_across).then_some(gap)
     }
 }
@@ -397,6 +430,10 @@ where
     sweeps.listed = false;
     sweeps.live.clear();
     sweeps.order.touched.clear();
+    sweeps.order.blocked.clear();
+    sweeps.phase.begin(pieces);
+    sweeps.other.clear();
+    sweeps.other.extend_from_slice(pieces);
     let mut found = core::mem::take(&mut sweeps.found);
     found.reset(n);
     let up = Direction {
@@ -573,10 +610,9 @@ where
         behind,
         ..
     } = sweeps;
-    other.clear();
-    other.extend_from_slice(pieces);
     other_order.queued.resize(pieces.len(), 0);
     other_order.touched.clear();
+    other_order.blocked.clear();
     let left = right.reversed();
     let (phase, ahead, behind) = (&*phase, &*ahead, &*behind);
     join.join(
@@ -589,15 +625,20 @@ where
             sweep_back(map, other, links, right, touch, (phase, other_order));
         },
     );
-    for (mine, theirs) in pieces.iter_mut().zip(other.iter()) {
+    // Only the bodies either order changed differ between the two pictures.
+    order.touched.extend_from_slice(&other_order.touched);
+    order.blocked.extend_from_slice(&other_order.blocked);
+    for &k in order.touched.iter().chain(&order.blocked) {
+        let (mine, theirs) = (&mut pieces[k as usize], &mut other[k as usize]);
         if mine.center.x != theirs.center.x {
             mine.center.x = (mine.center.x + theirs.center.x) * 0.5;
         }
         mine.blocked |= theirs.blocked;
         // Moved by either order, it is no longer known to be quiet.
         mine.quiet &= theirs.quiet;
+        // The two pictures agree again (a body listed twice is merged once).
+        *theirs = *mine;
     }
-    order.touched.extend_from_slice(&other_order.touched);
     sweeps.moved_any(pieces, right.axis)
 }
 
@@ -623,7 +664,13 @@ where
     M: Fn(usize) -> Mobility,
 {
     debug_assert!(dir.ahead, "a phase's pairs are listed toward +axis");
-    sweeps.phase.new_phase(pieces, dir.axis);
+    // The bodies the phase before changed: where this phase finds them, in both pictures.
+    let order = &mut sweeps.order;
+    sweeps.phase.new_phase(pieces, dir.axis, &order.touched);
+    for &k in order.touched.iter().chain(&order.blocked) {
+        sweeps.other[k as usize] = pieces[k as usize];
+    }
+    order.blocked.clear();
     sweeps.ahead.clear();
     sweeps.behind.clear();
     read_pairs(pieces, links, sweeps, |sweeps, pair, live| {
@@ -811,6 +858,9 @@ where
             sweeps.short.push(s);
         }
         if to == me.center {
+            if stopped & !me.blocked != 0 {
+                sweeps.blocked.push(s);
+            }
             continue;
         }
         moved = true;
@@ -1101,6 +1151,16 @@ mod tests {
     fn two_free_bodies_side_by_side_move_apart_half_each() {
         let out = relaxed(vec![piece(0.0, 0.0, 0), piece(10.0, 0.0, 0)], 1);
         assert_eq!(centers(&out), [Vec2::new(-1.0, 0.0), Vec2::new(11.0, 0.0)]);
+    }
+
+    #[test]
+    fn a_free_row_spreads_out_evenly_about_its_middle() {
+        // Three crates each 2 units into the next: rightward the middle one goes to 12 and
+        // leftward to 8; moved by both orders, it ends halfway, once.
+        let row = (0..3).map(|i| piece(10.0 * i as f32, 0.0, 0));
+        let out = relaxed(row.collect(), 1);
+        let xs: Vec<f32> = out.iter().map(|p| p.center.x).collect();
+        assert_eq!(xs, [-2.0, 10.0, 22.0]);
     }
 
     #[test]
