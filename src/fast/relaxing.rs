@@ -8,7 +8,7 @@ use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 use crate::body::{Aabb, BodySwitches};
 use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
 use crate::fast::snapshot::ContactLayout;
-use crate::geometry::{pair_skin, signed_overlap_within, skin_at};
+use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::partition::Partition;
 use crate::response::relax::{ALL_SIDES, Mobility, MovedSearch, Piece, SlotPairs};
 use crate::tiles::collide::PassThrough;
@@ -268,14 +268,13 @@ impl MadePairs {
                 if list.len() < 2 {
                     continue;
                 }
+                // A moved body covers the cell: it is in this list.
                 cell.clear();
-                let mut any_moved = false;
                 for &entity in list {
                     let Some(k) = layout.now.slot(entity) else {
                         continue;
                     };
                     let moved = layout.ended[k].moved.load(Relaxed) == MOVED;
-                    any_moved |= moved;
                     let Piece { center, half, .. } = pieces[k];
                     let slot = k as u32;
                     cell.push(Resident {
@@ -284,9 +283,6 @@ impl MadePairs {
                         half,
                         moved,
                     });
-                }
-                if !any_moved {
-                    continue;
                 }
                 for (at, a) in cell.iter().enumerate() {
                     for b in &cell[at + 1..] {
@@ -328,8 +324,7 @@ impl MadePairs {
     }
 
     /// Lists in `cells` every cell of `partition` the box of a body the response moved covers
-    /// (grown by its contact tolerance, as the partition files it), each once, in the order
-    /// first reached.
+    /// ([`Partition::filed_box`]: where it is filed), each once, in the order first reached.
     fn list_cells(
         &mut self,
         layout: &ContactLayout,
@@ -348,13 +343,11 @@ impl MadePairs {
             if ended.moved.load(Relaxed) != MOVED {
                 continue;
             }
-            // Exactly as the partition files it.
             let aabb = Aabb::new(piece.center, piece.half);
-            if !aabb.is_valid() {
+            let Some((min, max)) = Partition::filed_box(&aabb, touch) else {
                 continue;
-            }
-            let skin = skin_at(touch, aabb.center);
-            let (lo, hi) = partition.cell_range(aabb.min() - skin, aabb.max() + skin);
+            };
+            let (lo, hi) = partition.cell_range(min, max);
             for y in lo.y..hi.y + 1 {
                 for x in lo.x..hi.x + 1 {
                     let flat = y * dims.x + x;

@@ -17,7 +17,7 @@
 
 use bevy::prelude::*;
 
-use crate::geometry::{divide, floor_clamped};
+use crate::geometry::{divide, floor_clamped, skin_at};
 use crate::tiles::TileMap;
 
 mod update;
@@ -199,6 +199,17 @@ impl Partition {
             }
         }
         covered
+    }
+
+    /// The corners of the box a body with box `aabb` is filed by (grown by `tolerance`, the
+    /// contact tolerance at its place, so bodies that touch within it share a cell), or `None`
+    /// for an invalid box, which is filed nowhere.
+    #[inline]
+    pub(crate) fn filed_box(aabb: &crate::body::Aabb, tolerance: f32) -> Option<(Vec2, Vec2)> {
+        aabb.is_valid().then(|| {
+            let skin = skin_at(tolerance, aabb.center);
+            (aabb.min() - skin, aabb.max() + skin)
+        })
     }
 
     /// The inclusive range of cells a box with corners `min`, `max` covers, clamped to the grid

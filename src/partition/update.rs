@@ -19,7 +19,6 @@ use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
 use crate::fast::rest::Awake;
 use crate::fast::rows::{Changes, DENSE, Rows, count_rows, for_each_piece};
-use crate::geometry::skin_at;
 use crate::schedule::PhysicsSystems;
 use crate::tiles::TileMap;
 use bevy::ecs::schedule::InternedScheduleLabel;
@@ -134,11 +133,8 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
                         continue;
                     }
                     let (entity, aabb, areas) = (entities[row], &aabbs[row], &areas[row]);
-                    // Grown by the contact tolerance, so bodies that touch within it share a cell.
-                    let range = aabb.is_valid().then(|| {
-                        let skin = skin_at(config.contact_tolerance, aabb.center);
-                        grid.kept_range(aabb.min() - skin, aabb.max() + skin, areas.range)
-                    });
+                    let range = Partition::filed_box(aabb, config.contact_tolerance)
+                        .map(|(min, max)| grid.kept_range(min, max, areas.range));
                     if range != areas.range {
                         shared.borrow_local_mut().push((entity, range));
                     }
