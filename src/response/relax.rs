@@ -157,7 +157,7 @@ pub(crate) struct Sweeps {
     order: Order,
     /// The picture and the buffers of the phase's other order (along x, both orders are
     /// swept, maybe on two threads). Between phases the picture is the same as the pieces:
-    /// copied once when relaxation begins, then where the phase before changed them.
+    /// copied once when relaxation begins, then each phase copies the bodies it changed.
     other: Vec<Piece>,
     other_order: Order,
     /// The bodies with a pair to settle ahead of them, and behind them.
@@ -566,6 +566,10 @@ where
     sweep(map, pieces, links, up, touch, order, &sweeps.ahead);
     let order = (&sweeps.phase, &mut sweeps.order);
     sweep_back(map, pieces, links, up.reversed(), touch, order);
+    // The other picture (the horizontal phase's second order) as the phase left the bodies.
+    for &k in sweeps.order.touched.iter().chain(&sweeps.order.blocked) {
+        sweeps.other[k as usize] = pieces[k as usize];
+    }
     sweeps.moved_any(pieces, up.axis)
 }
 
@@ -664,13 +668,11 @@ where
     M: Fn(usize) -> Mobility,
 {
     debug_assert!(dir.ahead, "a phase's pairs are listed toward +axis");
-    // The bodies the phase before changed: where this phase finds them, in both pictures.
-    let order = &mut sweeps.order;
-    sweeps.phase.new_phase(pieces, dir.axis, &order.touched);
-    for &k in order.touched.iter().chain(&order.blocked) {
-        sweeps.other[k as usize] = pieces[k as usize];
-    }
-    order.blocked.clear();
+    // The bodies the phase before moved: where this phase finds them.
+    sweeps
+        .phase
+        .new_phase(pieces, dir.axis, &sweeps.order.touched);
+    sweeps.order.blocked.clear();
     sweeps.ahead.clear();
     sweeps.behind.clear();
     read_pairs(pieces, links, sweeps, |sweeps, pair, live| {
