@@ -475,10 +475,10 @@ pub(crate) fn respond_to_contacts(
 }
 
 /// The stage [`PhysicsSystems::Respond`](crate::PhysicsSystems::Respond):
-/// [`respond_to_contacts`]; the bodies it moved are filed where they ended
-/// ([`update_partition`]), where [`relax::relax_bodies`] finds the pairs they made; then the
-/// crew's passes are over ([`dismiss_crew`]), and the bodies relaxation moved are filed where
-/// they ended.
+/// [`respond_to_contacts`]; [`relax::relax_bodies`] (which files the bodies where the response
+/// left them in a grid of its own, to find the pairs they made); then the crew's passes are
+/// over ([`dismiss_crew`]), and the bodies the response and relaxation moved are filed in the
+/// partition where they ended ([`update_partition`]).
 pub(crate) struct ResponsePlugin(pub(crate) InternedScheduleLabel);
 
 impl Plugin for ResponsePlugin {
@@ -489,7 +489,6 @@ impl Plugin for ResponsePlugin {
                 self.0,
                 (
                     respond_to_contacts,
-                    update_partition::<false>.run_if(relax::relaxing),
                     relax::relax_bodies.run_if(relax::relaxing),
                     dismiss_crew,
                     update_partition::<false>,

@@ -1,6 +1,9 @@
 //! What relaxation reads of each slot: where its body ended the response, and how it may be
 //! moved. The response records it for the bodies it handles; a resting body's stays from the
 //! step that wrote it, which is where the body still is (see `crate::fast::rest`).
+//!
+//! And where relaxation looks for the pairs the response and the passes made: every slot
+//! filed once a step, where the response left it, in one array by cell ([`Residents`]).
 
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -9,7 +12,7 @@ use crate::body::{Aabb, BodySwitches};
 use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
 use crate::fast::snapshot::ContactLayout;
 use crate::geometry::{pair_skin, signed_overlap_within};
-use crate::partition::Partition;
+use crate::partition::{CellRange, Partition};
 use crate::response::relax::{ALL_SIDES, Mobility, MovedSearch, Piece, SlotPairs};
 use crate::tiles::collide::PassThrough;
 
@@ -160,12 +163,12 @@ impl ContactLayout {
     }
 
     /// [`Links::contacts`](crate::response::relax::Links) for relaxation's passes: each moved
-    /// body's search box read from `partition` (where every body is filed where the response
-    /// left it), in [`CHUNKS`] pieces of the moved bodies on `threads`, each into its own
-    /// buffer of `chunks`, then into `out` in the pieces' order.
+    /// body's search box read from `residents` (every body filed where the response left it),
+    /// in [`CHUNKS`] pieces of the moved bodies on `threads`, each into its own buffer of
+    /// `chunks`, then into `out` in the pieces' order.
     pub(crate) fn touching_moved(
         &self,
-        partition: &Partition,
+        (partition, residents): (&Partition, &Residents),
         search: &MovedSearch,
         threads: Threads,
         (chunks, out): (&mut Vec<SlotPairs>, &mut SlotPairs),
@@ -177,12 +180,20 @@ impl ContactLayout {
             for &k in &moved[chunk_range(i, CHUNKS, moved.len())] {
                 let k = k as usize;
                 let (min, max) = search.search_box(k);
-                let near = partition.bodies_in(partition.cell_range(min, max));
-                for j in near.filter_map(|(_, entity)| self.now.slot(entity)) {
-                    if search.new_pair(k, j) && self.may_pair(k, j) {
-                        found.push((k as u32, j as u32));
+                let range = partition.cell_range(min, max);
+                let a = &search.pieces[k];
+                for_each_cell(range, residents.width, |c| {
+                    for near in residents.of_cell(c) {
+                        let j = near.slot as usize;
+                        let b = &search.pieces[j];
+                        if apart((a.center, a.half), (b.center, b.half), search.touch)
+                            || !(search.new_pair(k, j) && self.may_pair(k, j))
+                        {
+                            continue;
+                        }
+                        found.push((k as u32, near.slot));
                     }
-                }
+                });
             }
         });
         for found in chunks.iter() {
@@ -206,38 +217,40 @@ impl ContactLayout {
     }
 }
 
-/// The pairs the response made: pairs touching where the response left the bodies that
-/// detection did not find (never with a one-way platform). Only a body the response moved can
-/// be in one. They are searched cell by cell of the partition (where every body is filed
-/// where it now is, in the cells its box grown by its contact tolerance covers, so two bodies
-/// touching share a cell), in the cells a moved body's box covers: each such cell's bodies
-/// are read once into a short list, and each pair of them with a moved body is tested there.
-/// Each pair is listed once from both ends, in slot order, as the reference step lists them:
-/// the order in which relaxation settles a body's pairs is part of its outcome.
+/// Every slot's box where the response left it, filed in the partition's grid as the
+/// partition files a body ([`Partition::filed_box`]: its box grown by its contact tolerance,
+/// so two bodies touching share a cell), in one array by cell: the bodies relaxation's
+/// searches read, with no lookup from entity to slot. Filed once a step, by a counting sort of
+/// the slots over the cells (each cell's residents in slot order).
 #[derive(Default)]
-pub(crate) struct MadePairs {
-    /// What each piece of the search found, and the cell it reads: (slot, partner slot).
-    pieces: Vec<SearchPiece>,
-    /// The cells to search (flat indices), each once: those a moved body's box covers.
-    cells: Vec<u32>,
-    /// By cell: the last search that listed it in `cells`.
-    listed: Vec<u32>,
-    search: u32,
-    /// Every pair from both ends, sorted.
-    pairs: Vec<(u32, u32)>,
-    /// Slot `k`'s partners are `pairs[starts[k]..starts[k + 1]]`.
+pub(crate) struct Residents {
+    /// Cell `c`'s residents are `residents[starts[c]..starts[c + 1]]` (after filing).
     starts: Vec<u32>,
+    residents: Vec<Resident>,
+    /// Each slot's cells, and the box and body they are of.
+    filed: Vec<Filed>,
+    /// The grid the cells are of: its size in cells, cell size, origin, and the contact
+    /// tolerance the boxes are grown by.
+    grid: (UVec2, u32, Vec2, u32),
+    /// The cells holding a body the response moved, each once.
+    moved_cells: Vec<u32>,
+    /// By cell: the last filing that listed it in `moved_cells`.
+    listed: Vec<u32>,
+    filing: u32,
+    /// The grid's width in cells.
+    width: u32,
 }
 
-/// One piece of the search: the pairs it found, and the cell it is reading.
-#[derive(Default)]
-pub(crate) struct SearchPiece {
-    found: Vec<(u32, u32)>,
-    cell: Vec<Resident>,
+/// Where a slot is filed: the cells its box covers (none: filed nowhere), and the box (centre,
+/// half extents) and body (its entity's bits) they are of.
+#[derive(Clone, Copy, Default)]
+struct Filed {
+    range: Option<CellRange>,
+    placed: Option<(Vec2, Vec2, u64)>,
 }
 
-/// A body of the cell being searched: its slot, box where the response left it, and whether
-/// the response moved it.
+/// A body of a cell: its slot, its box where the response left it, and whether the response
+/// moved it.
 #[derive(Clone, Copy)]
 struct Resident {
     slot: u32,
@@ -246,9 +259,158 @@ struct Resident {
     moved: bool,
 }
 
+impl Residents {
+    /// Files every slot of `pieces` (where the response left it) in `partition`'s grid, noting
+    /// the cells of those `moved` says the response moved; an empty slot and an invalid box
+    /// are filed nowhere.
+    fn file(
+        &mut self,
+        (partition, pieces): (&Partition, &[Piece]),
+        moved: impl Fn(usize) -> bool,
+        touch: f32,
+    ) {
+        let dims = partition.dims();
+        let cells = (dims.x * dims.y) as usize;
+        self.width = dims.x;
+        self.starts.clear();
+        self.starts.resize(cells + 1, 0);
+        // A slot whose box is the one it was filed with last step, in the same grid, keeps its
+        // cells (in a pile most bodies rest).
+        let grid = (
+            dims,
+            partition.cell_size().to_bits(),
+            partition.origin(),
+            touch.to_bits(),
+        );
+        if core::mem::replace(&mut self.grid, grid) != grid {
+            self.filed.clear();
+        }
+        self.filed.resize(pieces.len(), Filed::default());
+        for (piece, filed) in pieces.iter().zip(&mut self.filed) {
+            let placed = (piece.center, piece.half, piece.id);
+            if filed.placed != Some(placed) {
+                let aabb = Aabb::new(piece.center, piece.half);
+                let corners = Partition::filed_box(&aabb, touch);
+                let real = piece.id != Entity::PLACEHOLDER.to_bits();
+                filed.range =
+                    (corners.filter(|_| real)).map(|(min, max)| partition.cell_range(min, max));
+                filed.placed = Some(placed);
+            }
+            if let Some(range) = filed.range {
+                for_each_cell(range, dims.x, |c| self.starts[c + 1] += 1);
+            }
+        }
+        for c in 0..cells {
+            self.starts[c + 1] += self.starts[c];
+        }
+        self.residents.clear();
+        self.residents.resize(
+            self.starts[cells] as usize,
+            Resident {
+                slot: 0,
+                center: Vec2::ZERO,
+                half: Vec2::ZERO,
+                moved: false,
+            },
+        );
+        self.listed.resize(cells, 0);
+        self.filing = self.filing.wrapping_add(1);
+        if self.filing == 0 {
+            self.listed.fill(0);
+            self.filing = 1;
+        }
+        self.moved_cells.clear();
+        // `starts[c]` is the next free place of cell `c`, then the end of its residents.
+        for (k, filed) in self.filed.iter().enumerate() {
+            let Some(range) = filed.range else {
+                continue;
+            };
+            let Piece { center, half, .. } = pieces[k];
+            let moved = moved(k);
+            let resident = Resident {
+                slot: k as u32,
+                center,
+                half,
+                moved,
+            };
+            let (starts, residents) = (&mut self.starts, &mut self.residents);
+            let (listed, moved_cells, filing) =
+                (&mut self.listed, &mut self.moved_cells, self.filing);
+            for_each_cell(range, self.width, |c| {
+                residents[starts[c] as usize] = resident;
+                starts[c] += 1;
+                if moved && listed[c] != filing {
+                    listed[c] = filing;
+                    moved_cells.push(c as u32);
+                }
+            });
+        }
+        // Each cell's start is now the one of the cell after it: shift them back.
+        for c in (0..cells).rev() {
+            self.starts[c + 1] = self.starts[c];
+        }
+        self.starts[0] = 0;
+    }
+
+    /// The residents of the cell with flat index `flat`.
+    #[inline]
+    fn of_cell(&self, flat: usize) -> &[Resident] {
+        match self.starts.get(flat..flat + 2) {
+            Some(&[start, end]) => &self.residents[start as usize..end as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// Whether boxes `a` and `b` (centre, half extents) are too far apart to touch within any
+/// tolerance their pair may have: a screen cheaper than the full test. A pair's tolerance is
+/// `touch` plus one float step of its largest coordinate `m` ([`pair_skin`]), which is at most
+/// `touch + m * EPSILON` (plus the smallest normal float, for `m` near zero). A NaN passes, to
+/// the full test.
+#[inline]
+fn apart((a, a_half): (Vec2, Vec2), (b, b_half): (Vec2, Vec2), touch: f32) -> bool {
+    let m = a.abs().max(b.abs()).max_element();
+    let widest = touch + (m * f32::EPSILON + f32::MIN_POSITIVE);
+    let (delta, reach) = ((a - b).abs(), a_half + b_half);
+    delta.x > reach.x + widest || delta.y > reach.y + widest
+}
+
+/// Calls `f` with the flat index of every cell of `range`, in a grid `width` cells wide.
+#[inline]
+fn for_each_cell((lo, hi): CellRange, width: u32, mut f: impl FnMut(usize)) {
+    // Most bodies are in one cell.
+    if lo == hi {
+        return f((lo.y * width + lo.x) as usize);
+    }
+    for y in lo.y..hi.y + 1 {
+        for x in lo.x..hi.x + 1 {
+            f((y * width + x) as usize);
+        }
+    }
+}
+
+/// The pairs the response made: pairs touching where the response left the bodies that
+/// detection did not find (never with a one-way platform). Only a body the response moved can
+/// be in one. They are searched cell by cell of the [`Residents`] (two bodies touching share
+/// a cell), in the cells holding a moved body: each pair of a cell's residents with a moved
+/// body is tested there, first against a bound on any pair's tolerance, then with the pair's
+/// own. Each pair is listed once from both ends, in slot order, as the reference step lists
+/// them: the order in which relaxation settles a body's pairs is part of its outcome.
+#[derive(Default)]
+pub(crate) struct MadePairs {
+    /// What each piece of the search found: (slot, partner slot).
+    pieces: Vec<Vec<(u32, u32)>>,
+    /// Where the response left every body, by cell.
+    pub(crate) residents: Residents,
+    /// Every pair from both ends, sorted.
+    pairs: Vec<(u32, u32)>,
+    /// Slot `k`'s partners are `pairs[starts[k]..starts[k + 1]]`.
+    starts: Vec<u32>,
+}
+
 impl MadePairs {
-    /// Finds the pairs of this step (see the type), among `pieces` (where the response left
-    /// every slot).
+    /// Files the [`Residents`] and finds the pairs of this step (see the type), among
+    /// `pieces` (where the response left every slot).
     pub(crate) fn find(
         &mut self,
         layout: &ContactLayout,
@@ -257,36 +419,25 @@ impl MadePairs {
         threads: Threads,
     ) {
         let slots = pieces.len();
-        self.list_cells(layout, (partition, pieces), touch);
-        let to_search = &self.cells;
-        self.pieces.resize_with(CHUNKS, SearchPiece::default);
-        for_each_chunk(&mut self.pieces, threads, |i, piece| {
-            let SearchPiece { found, cell } = piece;
+        let moved = |k: usize| layout.ended[k].moved.load(Relaxed) == MOVED;
+        self.residents.file((partition, pieces), moved, touch);
+        let residents = &self.residents;
+        let to_search = &residents.moved_cells;
+        self.pieces.resize_with(CHUNKS, Vec::new);
+        for_each_chunk(&mut self.pieces, threads, |i, found| {
             found.clear();
             for &flat in &to_search[chunk_range(i, CHUNKS, to_search.len())] {
-                let list = partition.cell_at_flat(flat as usize);
-                if list.len() < 2 {
-                    continue;
-                }
-                // A moved body covers the cell: it is in this list.
-                cell.clear();
-                for &entity in list {
-                    let Some(k) = layout.now.slot(entity) else {
-                        continue;
-                    };
-                    let moved = layout.ended[k].moved.load(Relaxed) == MOVED;
-                    let Piece { center, half, .. } = pieces[k];
-                    let slot = k as u32;
-                    cell.push(Resident {
-                        slot,
-                        center,
-                        half,
-                        moved,
-                    });
-                }
+                let cell = residents.of_cell(flat as usize);
                 for (at, a) in cell.iter().enumerate() {
-                    for b in &cell[at + 1..] {
-                        if !(a.moved || b.moved) {
+                    if !a.moved {
+                        continue;
+                    }
+                    // Each pair once: with a body it did not move, or a later one it moved.
+                    for (bt, b) in cell.iter().enumerate() {
+                        if b.moved && bt <= at {
+                            continue;
+                        }
+                        if apart((a.center, a.half), (b.center, b.half), touch) {
                             continue;
                         }
                         let skin = pair_skin(touch, a.center, b.center);
@@ -306,7 +457,7 @@ impl MadePairs {
         });
         self.pairs.clear();
         for piece in &self.pieces {
-            for &(k, j) in &piece.found {
+            for &(k, j) in piece {
                 self.pairs.push((k, j));
                 self.pairs.push((j, k));
             }
@@ -323,47 +474,69 @@ impl MadePairs {
         }
     }
 
-    /// Lists in `cells` every cell of `partition` the box of a body the response moved covers
-    /// ([`Partition::filed_box`]: where it is filed), each once, in the order first reached.
-    fn list_cells(
-        &mut self,
-        layout: &ContactLayout,
-        (partition, pieces): (&Partition, &[Piece]),
-        touch: f32,
-    ) {
-        let dims = partition.dims();
-        self.listed.resize((dims.x * dims.y) as usize, 0);
-        self.search = self.search.wrapping_add(1);
-        if self.search == 0 {
-            self.listed.fill(0);
-            self.search = 1;
-        }
-        self.cells.clear();
-        for (ended, piece) in layout.ended.iter().zip(pieces) {
-            if ended.moved.load(Relaxed) != MOVED {
-                continue;
-            }
-            let aabb = Aabb::new(piece.center, piece.half);
-            let Some((min, max)) = Partition::filed_box(&aabb, touch) else {
-                continue;
-            };
-            let (lo, hi) = partition.cell_range(min, max);
-            for y in lo.y..hi.y + 1 {
-                for x in lo.x..hi.x + 1 {
-                    let flat = y * dims.x + x;
-                    if self.listed[flat as usize] != self.search {
-                        self.listed[flat as usize] = self.search;
-                        self.cells.push(flat);
-                    }
-                }
-            }
-        }
-    }
-
     /// Slot `k`'s partners in the pairs the response made.
     #[inline]
     pub(crate) fn of(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
         let range = self.starts[k] as usize..self.starts[k + 1] as usize;
         self.pairs[range].iter().map(|&(_, j)| j as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiles::TileMap;
+
+    fn piece(x: f32, y: f32, id: u64) -> Piece {
+        Piece {
+            center: Vec2::new(x, y),
+            half: Vec2::splat(4.0),
+            blocked: 0,
+            id,
+            quiet: false,
+        }
+    }
+
+    fn slots_in(residents: &Residents, flat: usize) -> Vec<u32> {
+        (residents.of_cell(flat).iter()).map(|r| r.slot).collect()
+    }
+
+    #[test]
+    fn every_body_is_filed_in_the_cells_its_grown_box_covers_and_refiled_when_that_changes() {
+        let mut partition = Partition::default();
+        // Cells of 64 units, 4 across and 2 up.
+        partition.fit(&TileMap::new(16, 8, 16.0), 4);
+        let mut pieces = vec![
+            piece(32.0, 32.0, 10),
+            piece(64.0, 32.0, 20),
+            piece(200.0, 100.0, 30),
+            // Its right side 0.0005 short of the cells' border at x = 64.
+            piece(59.9995, 100.0, 40),
+            piece(0.0, 0.0, Entity::PLACEHOLDER.to_bits()),
+        ];
+        let mut residents = Residents::default();
+        let first_moved = |k: usize| k == 0;
+        residents.file((&partition, &pieces), first_moved, 1e-3);
+        assert_eq!(slots_in(&residents, 0), [0, 1]);
+        assert_eq!(slots_in(&residents, 1), [1]);
+        assert_eq!(slots_in(&residents, 4), [3]);
+        assert_eq!(slots_in(&residents, 5), [3]);
+        assert_eq!(slots_in(&residents, 7), [2]);
+        assert_eq!(
+            residents.residents.len(),
+            6,
+            "the empty slot is filed nowhere"
+        );
+        assert_eq!(residents.moved_cells, [0]);
+
+        // The first body moved into the third cell; the fourth, with a tolerance smaller than
+        // its distance to the border, no longer reaches the cell beyond it.
+        pieces[0].center.x = 160.0;
+        residents.file((&partition, &pieces), first_moved, 1e-4);
+        assert_eq!(slots_in(&residents, 0), [1]);
+        assert_eq!(slots_in(&residents, 2), [0]);
+        assert_eq!(slots_in(&residents, 4), [3]);
+        assert_eq!(slots_in(&residents, 5), [] as [u32; 0]);
+        assert_eq!(residents.moved_cells, [2]);
     }
 }

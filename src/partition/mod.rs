@@ -326,7 +326,7 @@ impl Partition {
     }
 
     /// Rebuilds the grid for `map` if it changed; returns whether it did.
-    fn fit(&mut self, map: &TileMap, tiles_per_cell: u32) -> bool {
+    pub(crate) fn fit(&mut self, map: &TileMap, tiles_per_cell: u32) -> bool {
         let tiles_per_cell = tiles_per_cell.max(1);
         let key = (
             map.width(),

@@ -362,7 +362,7 @@ pub(crate) struct MovedSearch<'a> {
     pub(crate) moved: &'a [u32],
     /// How far relaxation has moved any body, on either axis, at most.
     drift: f32,
-    touch: f32,
+    pub(crate) touch: f32,
     /// Whether two bodies are partners already.
     known: &'a (dyn Fn(usize, usize) -> bool + Sync),
 }
@@ -1000,8 +1000,9 @@ type RelaxedBodies<'w, 's> = Query<
 /// Relaxes the bodies the response left (see the [algorithm](self)), over the slots of the
 /// step's [`ContactLayout`] and the pairs detection found or the response made
 /// ([`MadePairs`], searched on the crew's threads above
-/// [`PhysicsConfig::parallel_min_bodies`]), writes back the bodies it moved, and reports the
-/// squeezes it left ([`Squished`], once per episode, in entity order).
+/// [`PhysicsConfig::parallel_min_bodies`], in the partition's grid but with every body filed
+/// where the response left it, which the partition is not yet), writes back the bodies it
+/// moved, and reports the squeezes it left ([`Squished`], once per episode, in entity order).
 pub(crate) fn relax_bodies(
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     (map, partition): (Res<TileMap>, Res<Partition>),
@@ -1036,7 +1037,8 @@ pub(crate) fn relax_bodies(
         mobility: |k: usize| layout_ref.mobility(k),
         contacts: |search: &MovedSearch, out: &mut Vec<(u32, u32)>| {
             let mut chunks = search_chunks.borrow_mut();
-            layout_ref.touching_moved(&partition, search, threads, (&mut chunks, out));
+            let filed = (&*partition, &made.residents);
+            layout_ref.touching_moved(filed, search, threads, (&mut chunks, out));
         },
     };
     let passes = config.relaxation_passes;
