@@ -276,9 +276,10 @@ impl PhaseStart {
     fn new_phase(&mut self, pieces: &[Piece], axis: usize, changed: &[u32]) {
         for &k in changed {
             let piece = &pieces[k as usize];
-            for axis in 0..2 {
-                self.start[axis][k as usize] = piece.center[axis];
-                self.places[axis][k as usize] = place(piece, axis);
+            // Along both axes, not only the phase's (`axis`).
+            for along in 0..2 {
+                self.start[along][k as usize] = piece.center[along];
+                self.places[along][k as usize] = place(piece, along);
             }
         }
         self.axis = axis;
