@@ -2,8 +2,9 @@
 //! moved. The response records it for the bodies it handles; a resting body's stays from the
 //! step that wrote it, which is where the body still is (see `crate::fast::rest`).
 //!
-//! And where relaxation looks for the pairs the response and the passes made: every slot
-//! filed once a step, where the response left it, in one array by cell ([`Residents`]).
+//! And where relaxation looks for the pairs the response and the passes made: the partition's
+//! cells for the bodies the response did not move, and the moved ones filed once a step where
+//! it left them, in one array by cell ([`Residents`]).
 
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -163,8 +164,8 @@ impl ContactLayout {
     }
 
     /// [`Links::contacts`](crate::response::relax::Links) for relaxation's passes: each moved
-    /// body's search box read from `residents` (every body filed where the response left it),
-    /// in [`CHUNKS`] pieces of the moved bodies on `threads`, each into its own buffer of
+    /// body's search box read from the partition and the `residents` (every body where the
+    /// response left it), in [`CHUNKS`] pieces of the moved bodies on `threads`, each into its own buffer of
     /// `chunks`, then into `out` in the pieces' order.
     pub(crate) fn touching_moved(
         &self,
@@ -175,6 +176,7 @@ impl ContactLayout {
     ) {
         chunks.resize_with(CHUNKS, Vec::new);
         let moved = search.moved;
+        let slot = |entity: Entity| self.now.slot(entity);
         for_each_chunk(chunks, threads, |i, found| {
             found.clear();
             for &k in &moved[chunk_range(i, CHUNKS, moved.len())] {
@@ -182,18 +184,21 @@ impl ContactLayout {
                 let (min, max) = search.search_box(k);
                 let range = partition.cell_range(min, max);
                 let a = &search.pieces[k];
+                let filed = (partition, search.pieces);
                 for_each_cell(range, residents.width, |c| {
-                    for near in residents.of_cell(c) {
-                        let j = near.slot as usize;
-                        let b = &search.pieces[j];
+                    residents.for_each_in_cell(filed, slot, c, |j, b| {
                         if apart((a.center, a.half), (b.center, b.half), search.touch)
                             || !(search.new_pair(k, j) && self.may_pair(k, j))
                         {
-                            continue;
+                            return;
                         }
-                        found.push((k as u32, near.slot));
-                    }
+                        found.push((k as u32, j as u32));
+                    });
                 });
+            }
+            // In an order that depends only on the search, not on the partition's lists.
+            if !residents.everyone {
+                found.sort_unstable();
             }
         });
         for found in chunks.iter() {
@@ -217,37 +222,37 @@ impl ContactLayout {
     }
 }
 
-/// Every slot's box where the response left it, filed in the partition's grid as the
-/// partition files a body ([`Partition::filed_box`]: its box grown by its contact tolerance,
-/// so two bodies touching share a cell), in one array by cell: the bodies relaxation's
-/// searches read, with no lookup from entity to slot. Filed once a step, by a counting sort of
-/// the slots over the cells (each cell's residents in slot order).
+/// Where relaxation's searches find every body where the response left it. A body the
+/// response did not move is where pair detection saw it, so in the [`Partition`]'s cells (the
+/// partition files a body by its box grown by its contact tolerance, [`Partition::filed_box`],
+/// so two bodies touching share a cell). The bodies it moved are filed here, in the
+/// partition's grid by the same rule, once a step, by a counting sort over the cells (each
+/// cell's residents in slot order). In a pile few bodies move and filing them is cheap; when
+/// more than one in [`FILE_EVERY_BODY`] moved (a crowd), every body is filed here instead,
+/// which costs less than reading the partition's lists entity by entity.
 #[derive(Default)]
 pub(crate) struct Residents {
     /// Cell `c`'s residents are `residents[starts[c]..starts[c + 1]]` (after filing).
     starts: Vec<u32>,
     residents: Vec<Resident>,
-    /// Each slot's cells, and the box and body they are of.
-    filed: Vec<Filed>,
-    /// The grid the cells are of: its size in cells, cell size, origin, and the contact
-    /// tolerance the boxes are grown by.
-    grid: (UVec2, u32, Vec2, u32),
-    /// The cells holding a body the response moved, each once.
+    /// Every body is filed here, not only the moved ones.
+    everyone: bool,
+    /// By slot: the response left the body away from where detection saw it (so not where the
+    /// partition files it).
+    moved: Vec<bool>,
+    /// The slots filed, and the cells each covers.
+    filing: Vec<(u32, CellRange)>,
+    /// The cells holding a moved body, each once.
     moved_cells: Vec<u32>,
     /// By cell: the last filing that listed it in `moved_cells`.
     listed: Vec<u32>,
-    filing: u32,
+    stamp: u32,
     /// The grid's width in cells.
     width: u32,
 }
 
-/// Where a slot is filed: the cells its box covers (none: filed nowhere), and the box (centre,
-/// half extents) and body (its entity's bits) they are of.
-#[derive(Clone, Copy, Default)]
-struct Filed {
-    range: Option<CellRange>,
-    placed: Option<(Vec2, Vec2, u64)>,
-}
+/// When more than one body in this many moved, [`Residents`] files every body.
+const FILE_EVERY_BODY: usize = 8;
 
 /// A body of a cell: its slot, its box where the response left it, and whether the response
 /// moved it.
@@ -260,13 +265,13 @@ struct Resident {
 }
 
 impl Residents {
-    /// Files every slot of `pieces` (where the response left it) in `partition`'s grid, noting
-    /// the cells of those `moved` says the response moved; an empty slot and an invalid box
-    /// are filed nowhere.
+    /// Files the slots of `pieces` (where the response left every body) that are away from
+    /// `detected(k)` (where detection saw them), or every slot when many are, in
+    /// `partition`'s grid; an empty slot and an invalid box are filed nowhere.
     fn file(
         &mut self,
         (partition, pieces): (&Partition, &[Piece]),
-        moved: impl Fn(usize) -> bool,
+        detected: impl Fn(usize) -> Vec2,
         touch: f32,
     ) {
         let dims = partition.dims();
@@ -274,73 +279,59 @@ impl Residents {
         self.width = dims.x;
         self.starts.clear();
         self.starts.resize(cells + 1, 0);
-        // A slot whose box is the one it was filed with last step, in the same grid, keeps its
-        // cells (in a pile most bodies rest).
-        let grid = (
-            dims,
-            partition.cell_size().to_bits(),
-            partition.origin(),
-            touch.to_bits(),
-        );
-        if core::mem::replace(&mut self.grid, grid) != grid {
-            self.filed.clear();
-        }
-        self.filed.resize(pieces.len(), Filed::default());
-        for (piece, filed) in pieces.iter().zip(&mut self.filed) {
-            let placed = (piece.center, piece.half, piece.id);
-            if filed.placed != Some(placed) {
-                let aabb = Aabb::new(piece.center, piece.half);
-                let corners = Partition::filed_box(&aabb, touch);
-                let real = piece.id != Entity::PLACEHOLDER.to_bits();
-                filed.range =
-                    (corners.filter(|_| real)).map(|(min, max)| partition.cell_range(min, max));
-                filed.placed = Some(placed);
+        self.moved.clear();
+        // A NaN centre is away too: not read from the partition.
+        (self.moved).extend((pieces.iter().enumerate()).map(|(k, p)| p.center != detected(k)));
+        let moved = self.moved.iter().filter(|&&m| m).count();
+        self.everyone = moved * FILE_EVERY_BODY > pieces.len();
+        self.filing.clear();
+        for (k, piece) in pieces.iter().enumerate() {
+            let real = piece.id != Entity::PLACEHOLDER.to_bits();
+            if !(self.moved[k] || self.everyone && real) {
+                continue;
             }
-            if let Some(range) = filed.range {
+            let aabb = Aabb::new(piece.center, piece.half);
+            if let Some((min, max)) = Partition::filed_box(&aabb, touch) {
+                let range = partition.cell_range(min, max);
                 for_each_cell(range, dims.x, |c| self.starts[c + 1] += 1);
+                self.filing.push((k as u32, range));
             }
         }
         for c in 0..cells {
             self.starts[c + 1] += self.starts[c];
         }
+        let empty = Resident {
+            slot: 0,
+            center: Vec2::ZERO,
+            half: Vec2::ZERO,
+            moved: false,
+        };
         self.residents.clear();
-        self.residents.resize(
-            self.starts[cells] as usize,
-            Resident {
-                slot: 0,
-                center: Vec2::ZERO,
-                half: Vec2::ZERO,
-                moved: false,
-            },
-        );
+        self.residents.resize(self.starts[cells] as usize, empty);
         self.listed.resize(cells, 0);
-        self.filing = self.filing.wrapping_add(1);
-        if self.filing == 0 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
             self.listed.fill(0);
-            self.filing = 1;
+            self.stamp = 1;
         }
         self.moved_cells.clear();
         // `starts[c]` is the next free place of cell `c`, then the end of its residents.
-        for (k, filed) in self.filed.iter().enumerate() {
-            let Some(range) = filed.range else {
-                continue;
-            };
-            let Piece { center, half, .. } = pieces[k];
-            let moved = moved(k);
+        let (starts, residents) = (&mut self.starts, &mut self.residents);
+        let (listed, moved_cells, stamp) = (&mut self.listed, &mut self.moved_cells, self.stamp);
+        for &(k, range) in &self.filing {
+            let Piece { center, half, .. } = pieces[k as usize];
+            let moved = self.moved[k as usize];
             let resident = Resident {
-                slot: k as u32,
+                slot: k,
                 center,
                 half,
                 moved,
             };
-            let (starts, residents) = (&mut self.starts, &mut self.residents);
-            let (listed, moved_cells, filing) =
-                (&mut self.listed, &mut self.moved_cells, self.filing);
-            for_each_cell(range, self.width, |c| {
+            for_each_cell(range, dims.x, |c| {
                 residents[starts[c] as usize] = resident;
                 starts[c] += 1;
-                if moved && listed[c] != filing {
-                    listed[c] = filing;
+                if moved && listed[c] != stamp {
+                    listed[c] = stamp;
                     moved_cells.push(c as u32);
                 }
             });
@@ -350,6 +341,45 @@ impl Residents {
             self.starts[c + 1] = self.starts[c];
         }
         self.starts[0] = 0;
+    }
+
+    /// Calls `f` with the slot of every body of the cell with flat index `flat` that the
+    /// response did not move and that is not filed here: from the partition (`slot` says an
+    /// entity's slot), unless every body is filed here.
+    #[inline]
+    fn for_each_unmoved(
+        &self,
+        partition: &Partition,
+        slot: impl Fn(Entity) -> Option<usize>,
+        flat: usize,
+        mut f: impl FnMut(usize),
+    ) {
+        if self.everyone {
+            return;
+        }
+        for &entity in partition.cell_at_flat(flat) {
+            if let Some(j) = slot(entity).filter(|&j| !self.moved[j]) {
+                f(j);
+            }
+        }
+    }
+
+    /// Calls `f` with the slot and box of every body of the cell with flat index `flat` (in
+    /// `partition`'s grid) where the response left it: those read from the partition, then
+    /// those filed here.
+    #[inline]
+    fn for_each_in_cell(
+        &self,
+        (partition, pieces): (&Partition, &[Piece]),
+        slot: impl Fn(Entity) -> Option<usize>,
+        flat: usize,
+        mut f: impl FnMut(usize, &Piece),
+    ) {
+        self.for_each_unmoved(partition, slot, flat, |j| f(j, &pieces[j]));
+        for near in self.of_cell(flat) {
+            let j = near.slot as usize;
+            f(j, &pieces[j]);
+        }
     }
 
     /// The residents of the cell with flat index `flat`.
@@ -391,10 +421,10 @@ fn for_each_cell((lo, hi): CellRange, width: u32, mut f: impl FnMut(usize)) {
 
 /// The pairs the response made: pairs touching where the response left the bodies that
 /// detection did not find (never with a one-way platform). Only a body the response moved can
-/// be in one. They are searched cell by cell of the [`Residents`] (two bodies touching share
-/// a cell), in the cells holding a moved body: each pair of a cell's residents with a moved
-/// body is tested there, first against a bound on any pair's tolerance, then with the pair's
-/// own. Each pair is listed once from both ends, in slot order, as the reference step lists
+/// be in one. They are searched cell by cell (two bodies touching share a cell), in the cells
+/// holding a moved body: each moved body of the cell is tested against the cell's other bodies
+/// (the [`Residents`], then those of the partition's list the response did not move), first
+/// against a bound on any pair's tolerance, then with the pair's own. Each pair is listed once from both ends, in slot order, as the reference step lists
 /// them: the order in which relaxation settles a body's pairs is part of its outcome.
 #[derive(Default)]
 pub(crate) struct MadePairs {
@@ -419,39 +449,46 @@ impl MadePairs {
         threads: Threads,
     ) {
         let slots = pieces.len();
-        let moved = |k: usize| layout.ended[k].moved.load(Relaxed) == MOVED;
-        self.residents.file((partition, pieces), moved, touch);
+        let detected_at = |k: usize| layout.snaps[k].center;
+        self.residents.file((partition, pieces), detected_at, touch);
         let residents = &self.residents;
         let to_search = &residents.moved_cells;
+        let slot = |entity: Entity| layout.now.slot(entity);
         self.pieces.resize_with(CHUNKS, Vec::new);
         for_each_chunk(&mut self.pieces, threads, |i, found| {
             found.clear();
             for &flat in &to_search[chunk_range(i, CHUNKS, to_search.len())] {
-                let cell = residents.of_cell(flat as usize);
+                let flat = flat as usize;
+                let cell = residents.of_cell(flat);
                 for (at, a) in cell.iter().enumerate() {
                     if !a.moved {
                         continue;
                     }
-                    // Each pair once: with a body it did not move, or a later one it moved.
-                    for (bt, b) in cell.iter().enumerate() {
-                        if b.moved && bt <= at {
-                            continue;
+                    let mut test = |j: usize, (center, half): (Vec2, Vec2)| {
+                        if apart((a.center, a.half), (center, half), touch) {
+                            return;
                         }
-                        if apart((a.center, a.half), (b.center, b.half), touch) {
-                            continue;
+                        let skin = pair_skin(touch, a.center, center);
+                        if signed_overlap_within(a.center, a.half, center, half, skin).is_none() {
+                            return;
                         }
-                        let skin = pair_skin(touch, a.center, b.center);
-                        if signed_overlap_within(a.center, a.half, b.center, b.half, skin).is_none()
-                        {
-                            continue;
-                        }
-                        let (k, j) = (a.slot.min(b.slot), a.slot.max(b.slot));
+                        let (k, j) = (a.slot.min(j as u32), a.slot.max(j as u32));
                         let detected =
                             || (layout.now.links_of(k as usize).iter()).any(|l| l.other == j);
                         if layout.may_pair(k as usize, j as usize) && !detected() {
                             found.push((k, j));
                         }
+                    };
+                    // Each pair once: with a body the response did not move, or a later one it
+                    // moved.
+                    for (bt, b) in cell.iter().enumerate() {
+                        if !(b.moved && bt <= at) {
+                            test(b.slot as usize, (b.center, b.half));
+                        }
                     }
+                    residents.for_each_unmoved(partition, slot, flat, |j| {
+                        test(j, (pieces[j].center, pieces[j].half));
+                    });
                 }
             }
         });
@@ -502,7 +539,7 @@ mod tests {
     }
 
     #[test]
-    fn every_body_is_filed_in_the_cells_its_grown_box_covers_and_refiled_when_that_changes() {
+    fn the_bodies_the_response_moved_are_filed_in_the_cells_their_grown_box_covers() {
         let mut partition = Partition::default();
         // Cells of 64 units, 4 across and 2 up.
         partition.fit(&TileMap::new(16, 8, 16.0), 4);
@@ -512,31 +549,70 @@ mod tests {
             piece(200.0, 100.0, 30),
             // Its right side 0.0005 short of the cells' border at x = 64.
             piece(59.9995, 100.0, 40),
-            piece(0.0, 0.0, Entity::PLACEHOLDER.to_bits()),
+            piece(f32::NAN, 0.0, 50),
         ];
+        // Where detection saw them: the second did not move since.
+        let mut seen = vec![
+            Vec2::new(30.0, 32.0),
+            Vec2::new(64.0, 32.0),
+            Vec2::new(190.0, 100.0),
+            Vec2::new(59.0, 100.0),
+            Vec2::ZERO,
+        ];
+        // Forty bodies that did not move, in the third cell.
+        for i in 0..40 {
+            pieces.push(piece(150.0, 10.0 + i as f32, 100 + i));
+            seen.push(Vec2::new(150.0, 10.0 + i as f32));
+        }
         let mut residents = Residents::default();
-        let first_moved = |k: usize| k == 0;
-        residents.file((&partition, &pieces), first_moved, 1e-3);
-        assert_eq!(slots_in(&residents, 0), [0, 1]);
-        assert_eq!(slots_in(&residents, 1), [1]);
+        residents.file((&partition, &pieces), |k| seen[k], 1e-3);
+        assert!(!residents.everyone, "4 bodies of 45 moved");
+        assert_eq!(slots_in(&residents, 0), [0]);
+        assert_eq!(
+            slots_in(&residents, 1),
+            [] as [u32; 0],
+            "a body the response did not move is read from the partition"
+        );
+        assert_eq!(slots_in(&residents, 2), [] as [u32; 0]);
         assert_eq!(slots_in(&residents, 4), [3]);
         assert_eq!(slots_in(&residents, 5), [3]);
         assert_eq!(slots_in(&residents, 7), [2]);
         assert_eq!(
             residents.residents.len(),
-            6,
-            "the empty slot is filed nowhere"
+            4,
+            "the invalid box is filed nowhere"
         );
-        assert_eq!(residents.moved_cells, [0]);
+        assert_eq!(residents.moved[..6], [true, false, true, true, true, false]);
+        assert_eq!(residents.moved_cells, [0, 7, 4, 5]);
 
         // The first body moved into the third cell; the fourth, with a tolerance smaller than
-        // its distance to the border, no longer reaches the cell beyond it.
+        // its distance to the border, no longer reaches the cell beyond it; the third is back
+        // where detection saw it.
         pieces[0].center.x = 160.0;
-        residents.file((&partition, &pieces), first_moved, 1e-4);
-        assert_eq!(slots_in(&residents, 0), [1]);
+        pieces[2].center.x = 190.0;
+        residents.file((&partition, &pieces), |k| seen[k], 1e-4);
+        assert_eq!(slots_in(&residents, 0), [] as [u32; 0]);
         assert_eq!(slots_in(&residents, 2), [0]);
         assert_eq!(slots_in(&residents, 4), [3]);
         assert_eq!(slots_in(&residents, 5), [] as [u32; 0]);
-        assert_eq!(residents.moved_cells, [2]);
+        assert_eq!(slots_in(&residents, 7), [] as [u32; 0]);
+        assert_eq!(residents.moved_cells, [2, 4]);
+
+        // Six more moved: more than one body in eight, so every body is filed (an empty slot
+        // nowhere), the moved ones noted as such.
+        pieces.push(piece(0.0, 0.0, Entity::PLACEHOLDER.to_bits()));
+        seen.push(Vec2::ZERO);
+        for at in &mut seen[5..11] {
+            at.x = 149.0;
+        }
+        residents.file((&partition, &pieces), |k| seen[k], 1e-4);
+        assert!(residents.everyone, "9 bodies of 46 moved");
+        assert_eq!(slots_in(&residents, 0), [1]);
+        assert_eq!(slots_in(&residents, 2).len(), 41);
+        let moved_in_2 = residents.of_cell(2).iter().filter(|r| r.moved).count();
+        assert_eq!(moved_in_2, 7, "the first body and six of the forty");
+        // The second and the third are each in two cells.
+        assert_eq!(residents.residents.len(), 46);
+        assert_eq!(residents.moved_cells, [2, 4]);
     }
 }

@@ -1001,9 +1001,9 @@ type RelaxedBodies<'w, 's> = Query<
 /// Relaxes the bodies the response left (see the [algorithm](self)), over the slots of the
 /// step's [`ContactLayout`] and the pairs detection found or the response made
 /// ([`MadePairs`], searched on the crew's threads above
-/// [`PhysicsConfig::parallel_min_bodies`], in the partition's grid but with every body filed
-/// where the response left it, which the partition is not yet), writes back the bodies it
-/// moved, and reports the squeezes it left ([`Squished`], once per episode, in entity order).
+/// [`PhysicsConfig::parallel_min_bodies`], in the partition's cells for the bodies the
+/// response did not move and with the moved ones filed where it left them), writes back the
+/// bodies it moved, and reports the squeezes it left ([`Squished`], once per episode, in entity order).
 pub(crate) fn relax_bodies(
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     (map, partition): (Res<TileMap>, Res<Partition>),
