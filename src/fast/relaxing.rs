@@ -184,16 +184,18 @@ impl ContactLayout {
                 let (min, max) = search.search_box(k);
                 let range = partition.cell_range(min, max);
                 let a = &search.pieces[k];
-                let filed = (partition, search.pieces);
                 for_each_cell(range, residents.width, |c| {
-                    residents.for_each_in_cell(filed, slot, c, |j, b| {
-                        if apart((a.center, a.half), (b.center, b.half), search.touch)
-                            || !(search.new_pair(k, j) && self.may_pair(k, j))
-                        {
-                            return;
+                    for near in residents.of_cell(c) {
+                        let j = near.slot as usize;
+                        if touching(search, self, (k, a), j) {
+                            found.push((k as u32, near.slot));
                         }
-                        found.push((k as u32, j as u32));
-                    });
+                    }
+                    for j in residents.unmoved(partition, slot, c) {
+                        if touching(search, self, (k, a), j) {
+                            found.push((k as u32, j as u32));
+                        }
+                    }
                 });
             }
             // In an order that depends only on the search, not on the partition's lists.
@@ -343,43 +345,22 @@ impl Residents {
         self.starts[0] = 0;
     }
 
-    /// Calls `f` with the slot of every body of the cell with flat index `flat` that the
-    /// response did not move and that is not filed here: from the partition (`slot` says an
-    /// entity's slot), unless every body is filed here.
+    /// The slots of the bodies of the cell with flat index `flat` that the response did not
+    /// move and that are not filed here: from the partition (`slot` says an entity's slot),
+    /// none when every body is filed here.
     #[inline]
-    fn for_each_unmoved(
-        &self,
-        partition: &Partition,
-        slot: impl Fn(Entity) -> Option<usize>,
+    fn unmoved<'a>(
+        &'a self,
+        partition: &'a Partition,
+        slot: impl Fn(Entity) -> Option<usize> + 'a,
         flat: usize,
-        mut f: impl FnMut(usize),
-    ) {
-        if self.everyone {
-            return;
-        }
-        for &entity in partition.cell_at_flat(flat) {
-            if let Some(j) = slot(entity).filter(|&j| !self.moved[j]) {
-                f(j);
-            }
-        }
-    }
-
-    /// Calls `f` with the slot and box of every body of the cell with flat index `flat` (in
-    /// `partition`'s grid) where the response left it: those read from the partition, then
-    /// those filed here.
-    #[inline]
-    fn for_each_in_cell(
-        &self,
-        (partition, pieces): (&Partition, &[Piece]),
-        slot: impl Fn(Entity) -> Option<usize>,
-        flat: usize,
-        mut f: impl FnMut(usize, &Piece),
-    ) {
-        self.for_each_unmoved(partition, slot, flat, |j| f(j, &pieces[j]));
-        for near in self.of_cell(flat) {
-            let j = near.slot as usize;
-            f(j, &pieces[j]);
-        }
+    ) -> impl Iterator<Item = usize> + 'a {
+        let entities = if self.everyone {
+            &[][..]
+        } else {
+            partition.cell_at_flat(flat)
+        };
+        (entities.iter().filter_map(move |&entity| slot(entity))).filter(|&j| !self.moved[j])
     }
 
     /// The residents of the cell with flat index `flat`.
@@ -403,6 +384,41 @@ fn apart((a, a_half): (Vec2, Vec2), (b, b_half): (Vec2, Vec2), touch: f32) -> bo
     let widest = touch + (m * f32::EPSILON + f32::MIN_POSITIVE);
     let (delta, reach) = ((a - b).abs(), a_half + b_half);
     delta.x > reach.x + widest || delta.y > reach.y + widest
+}
+
+/// Whether body `k` (`a`), which a pass moved, and body `j` make a new pair: they touch where
+/// they are now and may pair (a cheap screen first).
+#[inline(always)]
+fn touching(
+    search: &MovedSearch,
+    layout: &ContactLayout,
+    (k, a): (usize, &Piece),
+    j: usize,
+) -> bool {
+    let b = &search.pieces[j];
+    !apart((a.center, a.half), (b.center, b.half), search.touch)
+        && search.new_pair(k, j)
+        && layout.may_pair(k, j)
+}
+
+/// The pair of moved body `a` and the body in slot `j` (centre, half extents), lower slot
+/// first, if the response made it: they touch within their tolerance, may pair, and detection
+/// did not find them.
+#[inline(always)]
+fn made_pair(
+    layout: &ContactLayout,
+    a: &Resident,
+    (j, center, half): (usize, Vec2, Vec2),
+    touch: f32,
+) -> Option<(u32, u32)> {
+    if apart((a.center, a.half), (center, half), touch) {
+        return None;
+    }
+    let skin = pair_skin(touch, a.center, center);
+    signed_overlap_within(a.center, a.half, center, half, skin)?;
+    let (k, j) = (a.slot.min(j as u32), a.slot.max(j as u32));
+    let detected = || (layout.now.links_of(k as usize).iter()).any(|l| l.other == j);
+    (layout.may_pair(k as usize, j as usize) && !detected()).then_some((k, j))
 }
 
 /// Calls `f` with the flat index of every cell of `range`, in a grid `width` cells wide.
@@ -464,31 +480,18 @@ impl MadePairs {
                     if !a.moved {
                         continue;
                     }
-                    let mut test = |j: usize, (center, half): (Vec2, Vec2)| {
-                        if apart((a.center, a.half), (center, half), touch) {
-                            return;
-                        }
-                        let skin = pair_skin(touch, a.center, center);
-                        if signed_overlap_within(a.center, a.half, center, half, skin).is_none() {
-                            return;
-                        }
-                        let (k, j) = (a.slot.min(j as u32), a.slot.max(j as u32));
-                        let detected =
-                            || (layout.now.links_of(k as usize).iter()).any(|l| l.other == j);
-                        if layout.may_pair(k as usize, j as usize) && !detected() {
-                            found.push((k, j));
-                        }
-                    };
-                    // Each pair once: with a body the response did not move, or a later one it
-                    // moved.
+                    // Each pair once: with the cell's residents but the moved ones up to this
+                    // one, and with the partition's bodies the response did not move.
                     for (bt, b) in cell.iter().enumerate() {
                         if !(b.moved && bt <= at) {
-                            test(b.slot as usize, (b.center, b.half));
+                            let j = b.slot as usize;
+                            found.extend(made_pair(layout, a, (j, b.center, b.half), touch));
                         }
                     }
-                    residents.for_each_unmoved(partition, slot, flat, |j| {
-                        test(j, (pieces[j].center, pieces[j].half));
-                    });
+                    for j in residents.unmoved(partition, slot, flat) {
+                        let (center, half) = (pieces[j].center, pieces[j].half);
+                        found.extend(made_pair(layout, a, (j, center, half), touch));
+                    }
                 }
             }
         });

@@ -171,6 +171,8 @@ pub(crate) struct Sweeps {
     drift: f32,
     /// The bodies the pass moved (some maybe more than once).
     pass_moved: Vec<u32>,
+    /// The bodies the passes moved (some maybe more than once, or back where they were).
+    pub(crate) relaxed: Vec<u32>,
     /// Whether a phase has listed the pairs to settle yet (this step).
     listed: bool,
     /// The pairs overlapping by more than the tolerance on both axes where the last phase
@@ -429,6 +431,7 @@ where
     sweeps.origin.extend(pieces.iter().map(|p| p.center));
     sweeps.drift = 0.0;
     sweeps.listed = false;
+    sweeps.relaxed.clear();
     sweeps.live.clear();
     sweeps.order.touched.clear();
     sweeps.order.blocked.clear();
@@ -458,6 +461,7 @@ where
         sweeps.pass_moved.extend_from_slice(&sweeps.order.touched);
         moved |= horizontal_phase(map, pieces, &all, (right, touch), sweeps, join);
         sweeps.pass_moved.extend_from_slice(&sweeps.order.touched);
+        sweeps.relaxed.extend_from_slice(&sweeps.pass_moved);
         any |= moved;
         if !moved {
             break;
@@ -1052,34 +1056,33 @@ pub(crate) fn relax_bodies(
         &CrewJoin(threads),
     );
     find_squeezes(pieces, &links, touch, sweeps, squeezes);
-    // Write back the bodies that moved (remembering where they are for the next step), and
-    // start the episodes of the squeezed.
+    // Write back the bodies that moved (remembering where they are for the next step; a body
+    // listed twice is written once), then start the episodes of the squeezed.
     let entity_of = |j: usize| layout.snaps[j].entity;
-    for (k, piece) in pieces.iter().enumerate() {
-        let center = piece.center;
-        let moved_here = moved && layout.moved_by_relaxation(k, center);
-        let squeezed = squeezes.squeezed[k];
-        if !(moved_here || squeezed) {
+    for &k in sweeps.relaxed.iter().filter(|_| moved) {
+        let center = pieces[k as usize].center;
+        if !layout.moved_by_relaxation(k as usize, center) {
             continue;
         }
-        let entity = entity_of(k);
-        let Ok((_, mut aabb, mut transform, mut awake, mut state)) = bodies.get_mut(entity) else {
+        let Ok((_, mut aabb, mut transform, mut awake, _)) = bodies.get_mut(entity_of(k as usize))
+        else {
             continue;
         };
-        if moved_here {
-            aabb.center = center;
-            if center.is_finite() {
-                transform.translation.x = center.x;
-                transform.translation.y = center.y;
-            }
-            awake.moved();
+        aabb.center = center;
+        if center.is_finite() {
+            transform.translation.x = center.x;
+            transform.translation.y = center.y;
         }
-        warn_once_while(&mut state, warn_bits::SQUEEZED, squeezed, || {
-            let at = squeezes.found.binary_search_by_key(&k, |&(k, _)| k);
-            if let Ok(at) = at {
-                let pressers = &squeezes.found[at].1;
-                found.push(squished_by_relaxation(entity, center, pressers, entity_of));
-            }
+        awake.moved();
+    }
+    for (k, pressers) in &squeezes.found {
+        let entity = entity_of(*k);
+        let Ok((_, _, _, _, mut state)) = bodies.get_mut(entity) else {
+            continue;
+        };
+        warn_once_while(&mut state, warn_bits::SQUEEZED, true, || {
+            let center = pieces[*k].center;
+            found.push(squished_by_relaxation(entity, center, pressers, entity_of));
         });
     }
     // End the episodes of the bodies squeezed no more (reading each body's state only).
