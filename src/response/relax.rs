@@ -246,21 +246,16 @@ impl Sweeps {
     }
 }
 
-/// Where a phase found the bodies, along each axis: each body's centre, and its place in a
-/// sweep along the axis (the centre's bits in the order of the floats, then the entity's).
-/// Noted for every body when relaxation begins, then kept up to date from phase to phase with
-/// the bodies the phase before changed.
+/// Where a phase found the bodies, along each axis: each body's centre. Noted for every body
+/// when relaxation begins, then kept up to date from phase to phase with the bodies the phase
+/// before changed.
 #[derive(Default)]
 struct PhaseStart {
     start: [Vec<f32>; 2],
-    places: [Vec<u128>; 2],
+    /// Each body's entity's bits (the last word of its place in a sweep).
+    ids: Vec<u64>,
     /// The axis of the phase.
     axis: usize,
-}
-
-/// A body's place in a sweep along `axis`, where the phase found it.
-fn place(piece: &Piece, axis: usize) -> u128 {
-    u128::from(ordered_bits(piece.center[axis])) << 64 | u128::from(piece.id)
 }
 
 impl PhaseStart {
@@ -269,9 +264,9 @@ impl PhaseStart {
         for axis in 0..2 {
             self.start[axis].clear();
             self.start[axis].extend(pieces.iter().map(|p| p.center[axis]));
-            self.places[axis].clear();
-            self.places[axis].extend(pieces.iter().map(|p| place(p, axis)));
         }
+        self.ids.clear();
+        self.ids.extend(pieces.iter().map(|p| p.id));
     }
 
     /// Begins a phase along `axis`, the phase before having changed the bodies `changed`.
@@ -281,16 +276,16 @@ impl PhaseStart {
             // Along both axes, not only the phase's (`axis`).
             for along in 0..2 {
                 self.start[along][k as usize] = piece.center[along];
-                self.places[along][k as usize] = place(piece, along);
             }
         }
         self.axis = axis;
     }
 
-    /// Body `k`'s place in the phase's sweeps toward +axis.
+    /// Body `k`'s place in the phase's sweeps toward +axis: its centre's bits where the phase
+    /// found it, in the order of the floats, then its entity's.
     #[inline]
     fn place(&self, k: usize) -> u128 {
-        self.places[self.axis][k]
+        u128::from(ordered_bits(self.start[self.axis][k])) << 64 | u128::from(self.ids[k])
     }
 
     /// Whether body `i` comes before body `j` in a sweep along `dir`.
