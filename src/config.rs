@@ -98,12 +98,13 @@ pub struct PhysicsConfig {
     /// outward, over the pairs detection found, those the response made and those each pass
     /// makes (the algorithm is in `src/response/relax.rs`); the passes stop early when one
     /// moves nobody. A stack or a row pressed into a wall settles in one pass; 4 passes end the
-    /// benchmark's pile and crowd with no two bodies more than 0.003 units inside each other
-    /// (bodies squeezed where they cannot fit are reported [`Squished`](crate::Squished)).
+    /// benchmark's pile and crowd up to 16 000 bodies with no two bodies more than 0.003 units
+    /// inside each other (bodies squeezed where they cannot fit are reported
+    /// [`Squished`](crate::Squished)).
     /// Default `0`: the article's response alone.
     ///
     /// It is off by default because it costs more than it should yet: in the benchmark's
-    /// crowd at 16 000 bodies, 4 passes make the step about 2.3 times longer (`BENCHMARKS.md`).
+    /// crowd at 16 000 bodies, 4 passes make the step about 2.6 times longer (`BENCHMARKS.md`).
     ///
     /// ```
     /// use bevy::prelude::*;
