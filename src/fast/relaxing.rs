@@ -476,20 +476,23 @@ impl MadePairs {
             for &flat in &to_search[chunk_range(i, CHUNKS, to_search.len())] {
                 let flat = flat as usize;
                 let cell = residents.of_cell(flat);
+                // Each pair once: a moved body with the cell's residents but the moved ones up
+                // to it, then each of the partition's bodies the response did not move (looked
+                // up once) with the cell's moved bodies.
                 for (at, a) in cell.iter().enumerate() {
                     if !a.moved {
                         continue;
                     }
-                    // Each pair once: with the cell's residents but the moved ones up to this
-                    // one, and with the partition's bodies the response did not move.
                     for (bt, b) in cell.iter().enumerate() {
                         if !(b.moved && bt <= at) {
                             let j = b.slot as usize;
                             found.extend(made_pair(layout, a, (j, b.center, b.half), touch));
                         }
                     }
-                    for j in residents.unmoved(partition, slot, flat) {
-                        let (center, half) = (pieces[j].center, pieces[j].half);
+                }
+                for j in residents.unmoved(partition, slot, flat) {
+                    let (center, half) = (pieces[j].center, pieces[j].half);
+                    for a in cell.iter().filter(|a| a.moved) {
                         found.extend(made_pair(layout, a, (j, center, half), touch));
                     }
                 }
