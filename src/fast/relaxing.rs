@@ -165,8 +165,8 @@ impl ContactLayout {
 
     /// [`Links::contacts`](crate::response::relax::Links) for relaxation's passes: each moved
     /// body's search box read from the partition and the `residents` (every body where the
-    /// response left it), in [`CHUNKS`] pieces of the moved bodies on `threads`, each into its own buffer of
-    /// `chunks`, then into `out` in the pieces' order.
+    /// response left it), in [`CHUNKS`] pieces of the moved bodies on `threads`, each into its
+    /// own buffer of `chunks`, then into `out` in the pieces' order.
     pub(crate) fn touching_moved(
         &self,
         (partition, residents): (&Partition, &Residents),
@@ -440,8 +440,9 @@ fn for_each_cell((lo, hi): CellRange, width: u32, mut f: impl FnMut(usize)) {
 /// be in one. They are searched cell by cell (two bodies touching share a cell), in the cells
 /// holding a moved body: each moved body of the cell is tested against the cell's other bodies
 /// (the [`Residents`], then those of the partition's list the response did not move), first
-/// against a bound on any pair's tolerance, then with the pair's own. Each pair is listed once from both ends, in slot order, as the reference step lists
-/// them: the order in which relaxation settles a body's pairs is part of its outcome.
+/// against a bound on any pair's tolerance, then with the pair's own. Each pair is listed once
+/// from both ends, in slot order, as the reference step lists them: the order in which
+/// relaxation settles a body's pairs is part of its outcome.
 #[derive(Default)]
 pub(crate) struct MadePairs {
     /// What each piece of the search found: (slot, partner slot).

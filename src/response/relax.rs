@@ -172,7 +172,7 @@ pub(crate) struct Sweeps {
     /// The bodies the pass moved (some maybe more than once).
     pass_moved: Vec<u32>,
     /// The bodies the passes moved (some maybe more than once, or back where they were).
-    pub(crate) relaxed: Vec<u32>,
+    relaxed: Vec<u32>,
     /// Whether a phase has listed the pairs to settle yet (this step).
     listed: bool,
     /// The pairs overlapping by more than the tolerance on both axes where the last phase
@@ -1002,7 +1002,8 @@ type RelaxedBodies<'w, 's> = Query<
 /// ([`MadePairs`], searched on the crew's threads above
 /// [`PhysicsConfig::parallel_min_bodies`], in the partition's cells for the bodies the
 /// response did not move and with the moved ones filed where it left them), writes back the
-/// bodies it moved, and reports the squeezes it left ([`Squished`], once per episode, in entity order).
+/// bodies it moved, and reports the squeezes it left ([`Squished`], once per episode, in
+/// entity order).
 pub(crate) fn relax_bodies(
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     (map, partition): (Res<TileMap>, Res<Partition>),
