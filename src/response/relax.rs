@@ -765,6 +765,15 @@ fn list_pair(
     sweeps: &mut Sweeps,
     live: &mut Vec<(u32, u32)>,
 ) {
+    // Neither live nor a pair along the axis unless they overlap across it by more than
+    // `touch`: the cheapest test first, before their places in the sweep.
+    let across = 1 - dir.axis;
+    let (p, q) = (&pieces[k], &pieces[j]);
+    let overlap_across =
+        (p.half[across] + q.half[across]) - (p.center[across] - q.center[across]).abs();
+    if overlap_across.is_nan() || overlap_across <= touch {
+        return;
+    }
     let phase = &sweeps.phase;
     let (first, second) = if phase.before(k, j, dir) {
         (k, j)
