@@ -229,9 +229,10 @@ impl ContactLayout {
 /// partition files a body by its box grown by its contact tolerance, [`Partition::filed_box`],
 /// so two bodies touching share a cell). The bodies it moved are filed here, in the
 /// partition's grid by the same rule, once a step, by a counting sort over the cells (each
-/// cell's residents in slot order). In a pile few bodies move and filing them is cheap; when
-/// more than one in [`FILE_EVERY_BODY`] moved (a crowd), every body is filed here instead,
-/// which costs less than reading the partition's lists entity by entity.
+/// cell's residents then sorted by the left edges of their boxes). In a pile few bodies move
+/// and filing them is cheap; when more than one in [`FILE_EVERY_BODY`] moved (a crowd), every
+/// body is filed here instead, which costs less than reading the partition's lists entity by
+/// entity.
 #[derive(Default)]
 pub(crate) struct Residents {
     /// Cell `c`'s residents are `residents[starts[c]..starts[c + 1]]` (after filing).
@@ -343,6 +344,17 @@ impl Residents {
             self.starts[c + 1] = self.starts[c];
         }
         self.starts[0] = 0;
+        // Each cell's residents from the left (then by slot), for the sweep of
+        // `MadePairs::find`.
+        for c in 0..cells {
+            let (start, end) = (self.starts[c] as usize, self.starts[c + 1] as usize);
+            if end - start > 1 {
+                self.residents[start..end].sort_unstable_by(|a, b| {
+                    let left = |r: &Resident| r.center.x - r.half.x;
+                    left(a).total_cmp(&left(b)).then(a.slot.cmp(&b.slot))
+                });
+            }
+        }
     }
 
     /// The slots of the bodies of the cell with flat index `flat` that the response did not
@@ -421,6 +433,16 @@ fn made_pair(
     (layout.may_pair(k as usize, j as usize) && !detected()).then_some((k, j))
 }
 
+/// More than any pair of `residents` can reach past their two boxes along x and still touch,
+/// float rounding included: twice the widest tolerance of a pair ([`apart`]) plus a few float
+/// steps of the largest coordinate.
+fn tolerance_bound(residents: &[Resident], touch: f32) -> f32 {
+    let largest = (residents.iter()).fold(0.0f32, |m, r| {
+        m.max((r.center.abs() + r.half).max_element())
+    });
+    2.0 * (touch + largest * (8.0 * f32::EPSILON) + f32::MIN_POSITIVE)
+}
+
 /// Calls `f` with the flat index of every cell of `range`, in a grid `width` cells wide.
 #[inline]
 fn for_each_cell((lo, hi): CellRange, width: u32, mut f: impl FnMut(usize)) {
@@ -438,11 +460,13 @@ fn for_each_cell((lo, hi): CellRange, width: u32, mut f: impl FnMut(usize)) {
 /// The pairs the response made: pairs touching where the response left the bodies that
 /// detection did not find (never with a one-way platform). Only a body the response moved can
 /// be in one. They are searched cell by cell (two bodies touching share a cell), in the cells
-/// holding a moved body: each moved body of the cell is tested against the cell's other bodies
-/// (the [`Residents`], then those of the partition's list the response did not move), first
-/// against a bound on any pair's tolerance, then with the pair's own. Each pair is listed once
-/// from both ends, in slot order, as the reference step lists them: the order in which
-/// relaxation settles a body's pairs is part of its outcome.
+/// holding a moved body. The cell's [`Residents`] are swept from the left: each is tested
+/// against those after it whose left edges are within its right edge (plus a bound on any
+/// pair's tolerance), when either moved; then each body of the partition's list the response
+/// did not move is tested against the cell's moved bodies. A test screens with a bound on any
+/// pair's tolerance, then uses the pair's own. Each pair is listed once from both ends, in slot
+/// order, as the reference step lists them: the order in which relaxation settles a body's
+/// pairs is part of its outcome.
 #[derive(Default)]
 pub(crate) struct MadePairs {
     /// What each piece of the search found: (slot, partner slot).
@@ -477,15 +501,18 @@ impl MadePairs {
             for &flat in &to_search[chunk_range(i, CHUNKS, to_search.len())] {
                 let flat = flat as usize;
                 let cell = residents.of_cell(flat);
-                // Each pair once: a moved body with the cell's residents but the moved ones up
-                // to it, then each of the partition's bodies the response did not move (looked
-                // up once) with the cell's moved bodies.
+                // Each pair with a moved body once, sweeping the residents from the left: each
+                // with those after it whose left edge is within its right edge (and more than
+                // any pair's tolerance), then each of the partition's bodies the response did
+                // not move (looked up once) with the cell's moved bodies.
+                let beyond = tolerance_bound(cell, touch);
                 for (at, a) in cell.iter().enumerate() {
-                    if !a.moved {
-                        continue;
-                    }
-                    for (bt, b) in cell.iter().enumerate() {
-                        if !(b.moved && bt <= at) {
+                    let right = a.center.x + a.half.x + beyond;
+                    for b in &cell[at + 1..] {
+                        if b.center.x - b.half.x > right {
+                            break;
+                        }
+                        if a.moved || b.moved {
                             let j = b.slot as usize;
                             found.extend(made_pair(layout, a, (j, b.center, b.half), touch));
                         }
@@ -616,6 +643,13 @@ mod tests {
         assert!(residents.everyone, "9 bodies of 46 moved");
         assert_eq!(slots_in(&residents, 0), [1]);
         assert_eq!(slots_in(&residents, 2).len(), 41);
+        let lefts: Vec<f32> = (residents.of_cell(2).iter())
+            .map(|r| r.center.x - r.half.x)
+            .collect();
+        assert!(
+            lefts.windows(2).all(|w| w[0] <= w[1]),
+            "a cell's residents from the left: {lefts:?}"
+        );
         let moved_in_2 = residents.of_cell(2).iter().filter(|r| r.moved).count();
         assert_eq!(moved_in_2, 7, "the first body and six of the forty");
         // The second and the third are each in two cells.
