@@ -184,8 +184,14 @@ impl ContactLayout {
                 let (min, max) = search.search_box(k);
                 let range = partition.cell_range(min, max);
                 let a = &search.pieces[k];
+                // Past the search box, rounding included: a cell's residents from there on
+                // (from the left, see `Residents::file`) were all beyond it.
+                let beyond = max.x + (search.touch + max.x.abs() * (8.0 * f32::EPSILON));
                 for_each_cell(range, residents.width, |c| {
                     for near in residents.of_cell(c) {
+                        if near.center.x - near.half.x > beyond {
+                            break;
+                        }
                         let j = near.slot as usize;
                         if touching(search, self, (k, a), j) {
                             found.push((k as u32, near.slot));

@@ -556,3 +556,64 @@ fn carried_and_crushed_bodies_move_the_same_in_both() {
     // side, the walls two.
     assert_eq!(squeezes, 3 * 3, "pressing bodies named in the messages");
 }
+
+/// A crowd walking into the walls and jumping, as the benchmark's crowd (`BENCH_SCENE.md`),
+/// relaxed with 4 passes on many small cells and the crew's threads: the relaxation searches of
+/// a crowd (every body filed, the pairs the response and the passes make) agree bit for bit,
+/// with rest skipping and without.
+#[test]
+fn a_walking_jumping_crowd_relaxes_the_same_in_both() {
+    let mut map = TileMap::new(W as u32, H as u32, TILE);
+    map.fill(IVec2::new(0, 0), IVec2::new(W - 1, 0), TileKind::Solid);
+    map.fill(IVec2::new(0, 0), IVec2::new(0, H - 1), TileKind::Solid);
+    map.fill(
+        IVec2::new(W - 1, 0),
+        IVec2::new(W - 1, H - 1),
+        TileKind::Solid,
+    );
+    for skip in [true, false] {
+        let config = PhysicsConfig {
+            relaxation_passes: 4,
+            partition_cell_tiles: 2,
+            parallel_min_bodies: 1,
+            ..default()
+        };
+        let mut apps = [
+            app(false, &map, &config, skip),
+            app(true, &map, &config, skip),
+        ];
+        let mut lists = [Vec::new(), Vec::new()];
+        for (app, list) in apps.iter_mut().zip(&mut lists) {
+            let mut u = unit_floats(0x5EED_C0DE);
+            for i in 0..72 {
+                let center =
+                    Vec2::new(26.0 + 28.0 * (i % 12) as f32, 26.0 + 28.0 * (i / 12) as f32);
+                let half = Vec2::new(4.0 + 6.0 * u(), 4.0 + 6.0 * u());
+                list.push(
+                    app.world_mut()
+                        .spawn((Aabb::new(center, half), Velocity::default()))
+                        .id(),
+                );
+            }
+        }
+        for step in 0..150 {
+            for (app, list) in apps.iter_mut().zip(&lists) {
+                let world = app.world_mut();
+                for (i, &body) in list.iter().enumerate() {
+                    let mut velocity = world.get_mut::<Velocity>(body).unwrap();
+                    velocity.0.x = 120.0 * (0.05 * step as f32 + i as f32).sin();
+                    if step % 90 == i % 90 {
+                        velocity.0.y = 400.0;
+                    }
+                }
+                world.run_schedule(FixedUpdate);
+            }
+            let [fast, reference] = &mut apps;
+            assert_eq!(
+                states(fast, &lists[0]),
+                states(reference, &lists[1]),
+                "step {step}, skipping {skip}"
+            );
+        }
+    }
+}
