@@ -318,8 +318,7 @@ impl PhaseStart {
     ) -> Option<f32> {
         let (a, b) = (&pieces[i], &pieces[j]);
         let across = 1 - axis;
-        let reach_across = a.half[across] + b.half[across];
-        let overlap_across = reach_across - (a.center[across] - b.center[across]).abs();
+        let overlap_across = overlap_on(a, b, across);
         // Boxes without area touch nothing.
         if overlap_across.is_nan()
             || overlap_across <= touch
@@ -747,6 +746,13 @@ fn read_pairs<P, F, M>(
     sweeps.live = live;
 }
 
+/// How far bodies `a` and `b` overlap along `axis` (negative: the gap between them; the same
+/// whichever comes first).
+#[inline]
+fn overlap_on(a: &Piece, b: &Piece, axis: usize) -> f32 {
+    (a.half[axis] + b.half[axis]) - (a.center[axis] - b.center[axis]).abs()
+}
+
 /// Whether bodies `a` and `b` overlap by more than `touch` on both axes.
 fn overlapping(a: &Piece, b: &Piece, touch: f32) -> bool {
     let o = (a.half + b.half) - (a.center - b.center).abs();
@@ -767,10 +773,7 @@ fn list_pair(
 ) {
     // Neither live nor a pair along the axis unless they overlap across it by more than
     // `touch`: the cheapest test first, before their places in the sweep.
-    let across = 1 - dir.axis;
-    let (p, q) = (&pieces[k], &pieces[j]);
-    let overlap_across =
-        (p.half[across] + q.half[across]) - (p.center[across] - q.center[across]).abs();
+    let overlap_across = overlap_on(&pieces[k], &pieces[j], 1 - dir.axis);
     if overlap_across.is_nan() || overlap_across <= touch {
         return;
     }
