@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use crate::body::{Aabb, BodySwitches};
-use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
+use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk, for_each_split};
 use crate::fast::snapshot::ContactLayout;
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::partition::{CellRange, Partition};
@@ -234,11 +234,12 @@ impl ContactLayout {
 /// response did not move is where pair detection saw it, so in the [`Partition`]'s cells (the
 /// partition files a body by its box grown by its contact tolerance, [`Partition::filed_box`],
 /// so two bodies touching share a cell). The bodies it moved are filed here, in the
-/// partition's grid by the same rule, once a step, by a counting sort over the cells (each
-/// cell's residents then sorted by the left edges of their boxes). In a pile few bodies move
-/// and filing them is cheap; when more than one in [`FILE_EVERY_BODY`] moved (a crowd), every
-/// body is filed here instead, which costs less than reading the partition's lists entity by
-/// entity.
+/// partition's grid by the same rule, once a step, by a counting sort over the cells, each
+/// cell's residents then sorted by the left edges of their boxes, then by slot. In a pile few
+/// bodies move and filing them is cheap; when more than one in [`FILE_EVERY_BODY`] moved (a
+/// crowd), every body is filed here instead, which costs less than reading the partition's
+/// lists entity by entity, and the cells of each body and each cell's sort are computed on the
+/// crew's threads (each piece of the work the same on any number of threads).
 #[derive(Default)]
 pub(crate) struct Residents {
     /// Cell `c`'s residents are `residents[starts[c]..starts[c + 1]]` (after filing).
@@ -249,16 +250,23 @@ pub(crate) struct Residents {
     /// By slot: the response left the body away from where detection saw it (so not where the
     /// partition files it).
     moved: Vec<bool>,
-    /// The slots filed, and the cells each covers.
-    filing: Vec<(u32, CellRange)>,
-    /// The cells holding a moved body, each once.
+    /// By slot: the cells the body is filed in ([`UNFILED`]: none).
+    ranges: Vec<CellRange>,
+    /// By cell: how many bodies it holds, then where the next one goes (counting sort).
+    counts: Vec<u32>,
+    /// The slots filed, in the cells' order (each cell's by slot before sorting).
+    placed: Vec<u32>,
+    /// By cell: it holds a moved body.
+    holds_moved: Vec<bool>,
+    /// The cells holding a moved body, in the grid's order.
     moved_cells: Vec<u32>,
-    /// By cell: the last filing that listed it in `moved_cells`.
-    listed: Vec<u32>,
-    stamp: u32,
     /// The grid's width in cells.
     width: u32,
 }
+
+/// The cell range of a body filed nowhere (an empty slot, an invalid box, or a body the
+/// partition has where it is).
+const UNFILED: CellRange = (UVec2::ONE, UVec2::ZERO);
 
 /// When more than one body in this many moved, [`Residents`] files every body.
 const FILE_EVERY_BODY: usize = 8;
@@ -285,39 +293,80 @@ impl Resident {
 impl Residents {
     /// Files the slots of `pieces` (where the response left every body) that are away from
     /// `detected(k)` (where detection saw them), or every slot when many are, in
-    /// `partition`'s grid; an empty slot and an invalid box are filed nowhere.
+    /// `partition`'s grid, on `threads` when every slot is filed; an empty slot and an invalid
+    /// box are filed nowhere.
     fn file(
         &mut self,
         (partition, pieces): (&Partition, &[Piece]),
         detected: impl Fn(usize) -> Vec2,
         touch: f32,
+        threads: Threads,
     ) {
         let dims = partition.dims();
         let cells = (dims.x * dims.y) as usize;
+        let slots = pieces.len();
         self.width = dims.x;
-        self.starts.clear();
-        self.starts.resize(cells + 1, 0);
         self.moved.clear();
         // A NaN centre is away too: not read from the partition.
         (self.moved).extend((pieces.iter().enumerate()).map(|(k, p)| p.center != detected(k)));
         let moved = self.moved.iter().filter(|&&m| m).count();
-        self.everyone = moved * FILE_EVERY_BODY > pieces.len();
-        self.filing.clear();
-        for (k, piece) in pieces.iter().enumerate() {
-            let real = piece.id != Entity::PLACEHOLDER.to_bits();
-            if !(self.moved[k] || self.everyone && real) {
-                continue;
-            }
-            let aabb = Aabb::new(piece.center, piece.half);
-            if let Some((min, max)) = Partition::filed_box(&aabb, touch) {
-                let range = partition.cell_range(min, max);
-                for_each_cell(range, dims.x, |c| self.starts[c + 1] += 1);
-                self.filing.push((k as u32, range));
+        self.everyone = moved * FILE_EVERY_BODY > slots;
+        let (everyone, threads) = (self.everyone, threads.filter(|_| self.everyone));
+        // 1. The cells of each body filed.
+        self.ranges.clear();
+        self.ranges.resize(slots, UNFILED);
+        let by_slot = |i: usize| {
+            let end = chunk_range(i, CHUNKS, slots).end;
+            (end, end)
+        };
+        let (ranges, moved) = (&mut self.ranges, &mut self.moved);
+        for_each_split(
+            ranges,
+            moved,
+            CHUNKS,
+            by_slot,
+            threads,
+            |i, ranges, moved| {
+                let first = chunk_range(i, CHUNKS, slots).start;
+                for ((k, range), &moved) in (first..).zip(ranges).zip(&*moved) {
+                    let piece = &pieces[k];
+                    let real = piece.id != Entity::PLACEHOLDER.to_bits();
+                    if moved || everyone && real {
+                        let aabb = Aabb::new(piece.center, piece.half);
+                        if let Some((min, max)) = Partition::filed_box(&aabb, touch) {
+                            *range = partition.cell_range(min, max);
+                        }
+                    }
+                }
+            },
+        );
+        // 2. How many bodies each cell holds, then where each cell's residents start; the
+        //    counts become the places of the next ones.
+        let width = dims.x;
+        self.counts.clear();
+        self.counts.resize(cells, 0);
+        for &range in self.ranges.iter().filter(|&&r| r != UNFILED) {
+            for_each_cell(range, width, |c| self.counts[c] += 1);
+        }
+        self.starts.clear();
+        self.starts.push(0);
+        let mut total = 0;
+        for count in &mut self.counts {
+            (*count, total) = (total, total + *count);
+            self.starts.push(total);
+        }
+        self.placed.clear();
+        self.placed.resize(total as usize, 0);
+        for (k, &range) in self.ranges.iter().enumerate() {
+            if range != UNFILED {
+                for_each_cell(range, width, |c| {
+                    self.placed[self.counts[c] as usize] = k as u32;
+                    self.counts[c] += 1;
+                });
             }
         }
-        for c in 0..cells {
-            self.starts[c + 1] += self.starts[c];
-        }
+        // 3. Each cell's residents, from the left (then by slot), for the sweep of
+        //    `MadePairs::find`; and whether it holds a moved body.
         let empty = Resident {
             slot: 0,
             center: Vec2::ZERO,
@@ -325,50 +374,47 @@ impl Residents {
             moved: false,
         };
         self.residents.clear();
-        self.residents.resize(self.starts[cells] as usize, empty);
-        self.listed.resize(cells, 0);
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.listed.fill(0);
-            self.stamp = 1;
-        }
-        self.moved_cells.clear();
-        // `starts[c]` is the next free place of cell `c`, then the end of its residents.
-        let (starts, residents) = (&mut self.starts, &mut self.residents);
-        let (listed, moved_cells, stamp) = (&mut self.listed, &mut self.moved_cells, self.stamp);
-        for &(k, range) in &self.filing {
-            let Piece { center, half, .. } = pieces[k as usize];
-            let moved = self.moved[k as usize];
-            let resident = Resident {
-                slot: k,
-                center,
-                half,
-                moved,
-            };
-            for_each_cell(range, dims.x, |c| {
-                residents[starts[c] as usize] = resident;
-                starts[c] += 1;
-                if moved && listed[c] != stamp {
-                    listed[c] = stamp;
-                    moved_cells.push(c as u32);
+        self.residents.resize(total as usize, empty);
+        self.holds_moved.clear();
+        self.holds_moved.resize(cells, false);
+        let (starts, moved, placed) = (&self.starts, &self.moved, &self.placed);
+        let by_cell = |i: usize| {
+            let end = chunk_range(i, CHUNKS, cells).end;
+            (starts[end] as usize, end)
+        };
+        let (residents, holds_moved) = (&mut self.residents, &mut self.holds_moved);
+        for_each_split(
+            residents,
+            holds_moved,
+            CHUNKS,
+            by_cell,
+            threads,
+            |i, mine, holds| {
+                let first = chunk_range(i, CHUNKS, cells).start;
+                let offset = starts[first] as usize;
+                for (c, holds) in (first..).zip(holds) {
+                    let (start, end) = (starts[c] as usize, starts[c + 1] as usize);
+                    let cell = &mut mine[start - offset..end - offset];
+                    for (resident, at) in cell.iter_mut().zip(&placed[start..end]) {
+                        let k = *at as usize;
+                        let Piece { center, half, .. } = pieces[k];
+                        *resident = Resident {
+                            slot: k as u32,
+                            center,
+                            half,
+                            moved: moved[k],
+                        };
+                    }
+                    cell.sort_unstable_by(|a, b| {
+                        a.left().total_cmp(&b.left()).then(a.slot.cmp(&b.slot))
+                    });
+                    *holds = cell.iter().any(|r| r.moved);
                 }
-            });
-        }
-        // Each cell's start is now the one of the cell after it: shift them back.
-        for c in (0..cells).rev() {
-            self.starts[c + 1] = self.starts[c];
-        }
-        self.starts[0] = 0;
-        // Each cell's residents from the left (then by slot), for the sweep of
-        // `MadePairs::find`.
-        for c in 0..cells {
-            let (start, end) = (self.starts[c] as usize, self.starts[c + 1] as usize);
-            if end - start > 1 {
-                self.residents[start..end].sort_unstable_by(|a, b| {
-                    a.left().total_cmp(&b.left()).then(a.slot.cmp(&b.slot))
-                });
-            }
-        }
+            },
+        );
+        self.moved_cells.clear();
+        let held = self.holds_moved.iter().enumerate().filter(|&(_, &h)| h);
+        self.moved_cells.extend(held.map(|(c, _)| c as u32));
     }
 
     /// The slots of the bodies of the cell with flat index `flat` that the response did not
@@ -505,7 +551,8 @@ impl MadePairs {
     ) {
         let slots = pieces.len();
         let detected_at = |k: usize| layout.snaps[k].center;
-        self.residents.file((partition, pieces), detected_at, touch);
+        self.residents
+            .file((partition, pieces), detected_at, touch, threads);
         let residents = &self.residents;
         let to_search = &residents.moved_cells;
         let slot = |entity: Entity| layout.now.slot(entity);
@@ -587,6 +634,52 @@ mod tests {
     }
 
     #[test]
+    fn every_body_is_filed_the_same_on_the_crew_as_on_one_thread() {
+        let mut partition = Partition::default();
+        // Cells of 64 units, 8 across and 8 up; 300 bodies, every one moved.
+        partition.fit(&TileMap::new(32, 32, 16.0), 4);
+        let mut u = crate::test_rng::unit_floats(11);
+        let pieces: Vec<Piece> = (0..300)
+            .map(|i| piece(u() * 512.0, u() * 512.0, 1 + i))
+            .collect();
+        let filed = |threads: Threads| {
+            let mut residents = Residents::default();
+            residents.file((&partition, &pieces), |_| Vec2::NAN, 1e-3, threads);
+            assert!(residents.everyone);
+            let cells: Vec<Vec<u32>> = (0..64).map(|c| slots_in(&residents, c)).collect();
+            (cells, residents.moved_cells)
+        };
+        let pool = Box::leak(Box::new(
+            bevy::tasks::TaskPoolBuilder::new().num_threads(1).build(),
+        ));
+        let crew = crate::fast::crew::Crew::spawn(pool, 1).expect("a crew of one");
+        let (alone, on_crew) = (filed(None), filed(Some(&crew)));
+        assert_eq!(alone, on_crew);
+        // Each cell holds the bodies whose grown box covers it, from the left.
+        let (cells, moved_cells) = alone;
+        for (c, cell) in cells.iter().enumerate() {
+            let mut expected: Vec<(f32, u32)> = (pieces.iter().enumerate())
+                .filter(|(_, p)| {
+                    let aabb = Aabb::new(p.center, p.half);
+                    let (min, max) = Partition::filed_box(&aabb, 1e-3).unwrap();
+                    let (lo, hi) = partition.cell_range(min, max);
+                    let (x, y) = (c as u32 % 8, c as u32 / 8);
+                    (lo.x..=hi.x).contains(&x) && (lo.y..=hi.y).contains(&y)
+                })
+                .map(|(k, p)| (p.center.x - p.half.x, k as u32))
+                .collect();
+            expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let slots: Vec<u32> = expected.iter().map(|&(_, k)| k).collect();
+            assert_eq!(*cell, slots, "cell {c}");
+        }
+        let occupied = (cells.iter().enumerate()).filter(|(_, c)| !c.is_empty());
+        assert_eq!(
+            moved_cells,
+            occupied.map(|(c, _)| c as u32).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
     fn the_bodies_the_response_moved_are_filed_in_the_cells_their_grown_box_covers() {
         let mut partition = Partition::default();
         // Cells of 64 units, 4 across and 2 up.
@@ -613,7 +706,7 @@ mod tests {
             seen.push(Vec2::new(150.0, 10.0 + i as f32));
         }
         let mut residents = Residents::default();
-        residents.file((&partition, &pieces), |k| seen[k], 1e-3);
+        residents.file((&partition, &pieces), |k| seen[k], 1e-3, None);
         assert!(!residents.everyone, "4 bodies of 45 moved");
         assert_eq!(slots_in(&residents, 0), [0]);
         assert_eq!(
@@ -631,14 +724,14 @@ mod tests {
             "the invalid box is filed nowhere"
         );
         assert_eq!(residents.moved[..6], [true, false, true, true, true, false]);
-        assert_eq!(residents.moved_cells, [0, 7, 4, 5]);
+        assert_eq!(residents.moved_cells, [0, 4, 5, 7]);
 
         // The first body moved into the third cell; the fourth, with a tolerance smaller than
         // its distance to the border, no longer reaches the cell beyond it; the third is back
         // where detection saw it.
         pieces[0].center.x = 160.0;
         pieces[2].center.x = 190.0;
-        residents.file((&partition, &pieces), |k| seen[k], 1e-4);
+        residents.file((&partition, &pieces), |k| seen[k], 1e-4, None);
         assert_eq!(slots_in(&residents, 0), [] as [u32; 0]);
         assert_eq!(slots_in(&residents, 2), [0]);
         assert_eq!(slots_in(&residents, 4), [3]);
@@ -653,7 +746,7 @@ mod tests {
         for at in &mut seen[5..11] {
             at.x = 149.0;
         }
-        residents.file((&partition, &pieces), |k| seen[k], 1e-4);
+        residents.file((&partition, &pieces), |k| seen[k], 1e-4, None);
         assert!(residents.everyone, "9 bodies of 46 moved");
         assert_eq!(slots_in(&residents, 0), [1]);
         assert_eq!(slots_in(&residents, 2).len(), 41);
