@@ -250,7 +250,9 @@ pub(crate) struct Residents {
     /// By slot: the response left the body away from where detection saw it (so not where the
     /// partition files it).
     moved: Vec<bool>,
-    /// By slot: the cells the body is filed in ([`UNFILED`]: none).
+    /// The slots filed (the moved ones, or every one), and the cells each covers ([`UNFILED`]:
+    /// none, an invalid box).
+    filed: Vec<u32>,
     ranges: Vec<CellRange>,
     /// By cell: how many bodies it holds, then where the next one goes (counting sort).
     counts: Vec<u32>,
@@ -264,8 +266,7 @@ pub(crate) struct Residents {
     width: u32,
 }
 
-/// The cell range of a body filed nowhere (an empty slot, an invalid box, or a body the
-/// partition has where it is).
+/// The cell range of a body filed nowhere (an invalid box).
 const UNFILED: CellRange = (UVec2::ONE, UVec2::ZERO);
 
 /// When more than one body in this many moved, [`Residents`] files every body.
@@ -311,31 +312,35 @@ impl Residents {
         (self.moved).extend((pieces.iter().enumerate()).map(|(k, p)| p.center != detected(k)));
         let moved = self.moved.iter().filter(|&&m| m).count();
         self.everyone = moved * FILE_EVERY_BODY > slots;
-        let (everyone, threads) = (self.everyone, threads.filter(|_| self.everyone));
+        let threads = threads.filter(|_| self.everyone);
+        self.filed.clear();
+        for (k, piece) in pieces.iter().enumerate() {
+            let real = piece.id != Entity::PLACEHOLDER.to_bits();
+            if self.moved[k] || self.everyone && real {
+                self.filed.push(k as u32);
+            }
+        }
         // 1. The cells of each body filed.
+        let filed = self.filed.len();
         self.ranges.clear();
-        self.ranges.resize(slots, UNFILED);
-        let by_slot = |i: usize| {
-            let end = chunk_range(i, CHUNKS, slots).end;
+        self.ranges.resize(filed, UNFILED);
+        let by_body = |i: usize| {
+            let end = chunk_range(i, CHUNKS, filed).end;
             (end, end)
         };
-        let (ranges, moved) = (&mut self.ranges, &mut self.moved);
+        let (ranges, slots) = (&mut self.ranges, &mut self.filed);
         for_each_split(
             ranges,
-            moved,
+            slots,
             CHUNKS,
-            by_slot,
+            by_body,
             threads,
-            |i, ranges, moved| {
-                let first = chunk_range(i, CHUNKS, slots).start;
-                for ((k, range), &moved) in (first..).zip(ranges).zip(&*moved) {
-                    let piece = &pieces[k];
-                    let real = piece.id != Entity::PLACEHOLDER.to_bits();
-                    if moved || everyone && real {
-                        let aabb = Aabb::new(piece.center, piece.half);
-                        if let Some((min, max)) = Partition::filed_box(&aabb, touch) {
-                            *range = partition.cell_range(min, max);
-                        }
+            |_, ranges, slots| {
+                for (range, &k) in ranges.iter_mut().zip(&*slots) {
+                    let piece = &pieces[k as usize];
+                    let aabb = Aabb::new(piece.center, piece.half);
+                    if let Some((min, max)) = Partition::filed_box(&aabb, touch) {
+                        *range = partition.cell_range(min, max);
                     }
                 }
             },
@@ -357,10 +362,10 @@ impl Residents {
         }
         self.placed.clear();
         self.placed.resize(total as usize, 0);
-        for (k, &range) in self.ranges.iter().enumerate() {
+        for (&k, &range) in self.filed.iter().zip(&self.ranges) {
             if range != UNFILED {
                 for_each_cell(range, width, |c| {
-                    self.placed[self.counts[c] as usize] = k as u32;
+                    self.placed[self.counts[c] as usize] = k;
                     self.counts[c] += 1;
                 });
             }
