@@ -186,7 +186,7 @@ impl ContactLayout {
                 let a = &search.pieces[k];
                 // Past the search box, rounding included: a cell's residents from there on
                 // (from the left, see `Residents::file`) were all beyond it.
-                let beyond = max.x + (search.touch + max.x.abs() * (8.0 * f32::EPSILON));
+                let beyond = max.x + rounded_tolerance(search.touch, max.x.abs());
                 for_each_cell(range, residents.width, |c| {
                     for near in residents.of_cell(c) {
                         if near.left() > beyond {
@@ -498,14 +498,21 @@ fn made_pair(
     (layout.may_pair(k as usize, j as usize) && !detected()).then_some((k, j))
 }
 
-/// More than any pair of `residents` can reach past their two boxes along x and still touch,
-/// float rounding included: twice the widest tolerance of a pair ([`apart`]) plus a few float
-/// steps of the largest coordinate.
+/// More than the tolerance of any pair of boxes within `largest` of the origin, float rounding
+/// included: `touch` plus a few float steps of `largest` (a pair's tolerance is `touch` plus
+/// one, [`apart`]).
+#[inline]
+fn rounded_tolerance(touch: f32, largest: f32) -> f32 {
+    touch + largest * (8.0 * f32::EPSILON) + f32::MIN_POSITIVE
+}
+
+/// More than any pair of `residents` can reach past their two boxes along x and still touch:
+/// twice [`rounded_tolerance`] at their largest coordinate.
 fn tolerance_bound(residents: &[Resident], touch: f32) -> f32 {
     let largest = (residents.iter()).fold(0.0f32, |m, r| {
         m.max((r.center.abs() + r.half).max_element())
     });
-    2.0 * (touch + largest * (8.0 * f32::EPSILON) + f32::MIN_POSITIVE)
+    2.0 * rounded_tolerance(touch, largest)
 }
 
 /// Calls `f` with the flat index of every cell of `range`, in a grid `width` cells wide.
