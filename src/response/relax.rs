@@ -192,8 +192,8 @@ struct Order {
     touched: Vec<u32>,
     /// The bodies the phase left where they were, but blocked on a side they were not.
     blocked: Vec<u32>,
-    /// The bodies to visit, the first in the sweep's order on top.
-    heap: BinaryHeap<Reverse<(u128, u32)>>,
+    /// The bodies to visit.
+    queue: Visits,
     /// Which sweep (or reading) last marked each body.
     queued: Vec<u32>,
     /// The last mark handed out.
@@ -202,6 +202,54 @@ struct Order {
     short: Vec<u32>,
     /// The bodies the sweep back starts from.
     back: Vec<u32>,
+}
+
+/// The bodies a sweep is to visit, each with its place in the sweep's order (then its slot),
+/// handed out lowest first: the sweep's seeds, sorted once, and a heap of the bodies met on
+/// the way. The same order as one heap of all of them, which costs more when the seeds are
+/// many (a crowd's first pass has thousands).
+///
+/// A visit is one number, its place ([`PhaseStart::key`], 96 bits) then its slot.
+#[derive(Default)]
+struct Visits {
+    seeds: Vec<u128>,
+    /// The next seed to hand out.
+    next: usize,
+    met: BinaryHeap<Reverse<u128>>,
+}
+
+impl Visits {
+    fn visit((place, slot): (u128, u32)) -> u128 {
+        place << 32 | u128::from(slot)
+    }
+
+    /// Starts a sweep from `seeds` (each once).
+    fn start(&mut self, seeds: impl Iterator<Item = (u128, u32)>) {
+        self.seeds.clear();
+        self.seeds.extend(seeds.map(Self::visit));
+        self.seeds.sort_unstable();
+        self.next = 0;
+        self.met.clear();
+    }
+
+    /// Adds a body met on the way (not a seed, and after the one being visited).
+    fn push(&mut self, visit: (u128, u32)) {
+        self.met.push(Reverse(Self::visit(visit)));
+    }
+
+    /// The slot of the next body to visit.
+    fn pop(&mut self) -> Option<u32> {
+        let seed = self.seeds.get(self.next).copied();
+        let visit = match (seed, self.met.peek()) {
+            (Some(seed), Some(&Reverse(met))) if met < seed => self.met.pop()?.0,
+            (Some(seed), _) => {
+                self.next += 1;
+                seed
+            }
+            (None, _) => self.met.pop()?.0,
+        };
+        Some(visit as u32)
+    }
 }
 
 /// The pairs relaxation made, each listed from both ends: a list per body, linked through one
@@ -294,13 +342,14 @@ impl PhaseStart {
         (self.place(i) < self.place(j)) == dir.ahead
     }
 
-    /// Where body `k` comes in a sweep along `dir`: the lowest first.
+    /// Where body `k` comes in a sweep along `dir`: the lowest first (a 96-bit number, as its
+    /// place is).
     #[inline]
     fn key(&self, k: usize, dir: Direction) -> u128 {
         if dir.ahead {
             self.place(k)
         } else {
-            !self.place(k)
+            !self.place(k) & (u128::MAX >> 32)
         }
     }
 
@@ -826,18 +875,16 @@ where
     let sign = if dir.ahead { 1.0 } else { -1.0 };
     sweeps.sweep = sweeps.sweep.wrapping_add(1);
     let stamp = sweeps.sweep;
-    sweeps.heap.clear();
     sweeps.short.clear();
-    for &s in seeds {
-        let k = s as usize;
-        if sweeps.queued[k] != stamp {
-            sweeps.queued[k] = stamp;
-            let key = phase.key(k, dir);
-            sweeps.heap.push(Reverse((key, s)));
-        }
-    }
+    let queued = &mut sweeps.queued;
+    let unqueued = seeds.iter().filter(|&&s| {
+        let new = queued[s as usize] != stamp;
+        queued[s as usize] = stamp;
+        new
+    });
+    (sweeps.queue).start(unqueued.map(|&s| (phase.key(s as usize, dir), s)));
     let mut moved = false;
-    while let Some(Reverse((_, s))) = sweeps.heap.pop() {
+    while let Some(s) = sweeps.queue.pop() {
         let j = s as usize;
         let me = pieces[j];
         // How far the bodies behind need it to go (signed along `dir`), if further than it is.
@@ -894,7 +941,7 @@ where
             if over > pair_skin(touch, to, other.center) {
                 sweeps.queued[k] = stamp;
                 let key = phase.key(k, dir);
-                sweeps.heap.push(Reverse((key, k as u32)));
+                sweeps.queue.push((key, k as u32));
             }
         }
     }
@@ -1337,6 +1384,36 @@ mod tests {
             unsolved.sort_by_key(|p| p.id);
             centers(&unsolved)
         });
+    }
+
+    #[test]
+    fn a_sweep_visits_its_seeds_and_the_bodies_it_meets_in_one_heaps_order() {
+        // Places with ties (broken by slot); each body met comes after the one visited.
+        let mut u = crate::test_rng::unit_floats(5);
+        let mut place = || u128::from((u() * 40.0) as u32) << 64 | u128::from((u() * 4.0) as u32);
+        let seeds: Vec<(u128, u32)> = (0..300).map(|s| (place(), s)).collect();
+        let mut visits = Visits::default();
+        visits.start(seeds.iter().copied());
+        let mut heap: BinaryHeap<Reverse<(u128, u32)>> =
+            seeds.iter().copied().map(Reverse).collect();
+        let (mut slot, mut order, mut expected) = (300u32, vec![], vec![]);
+        while let Some(Reverse((at, s))) = heap.pop() {
+            expected.push(s);
+            order.push(visits.pop().expect("as many visits as the heap holds"));
+            for _ in 0..(s % 3).min(1000u32.saturating_sub(slot)) {
+                let met = (at + place() % 3 + 1, slot);
+                slot += 1;
+                heap.push(Reverse(met));
+                visits.push(met);
+            }
+        }
+        assert_eq!(visits.pop(), None);
+        assert!(
+            expected.len() > 500,
+            "the sweep met bodies: {}",
+            expected.len()
+        );
+        assert_eq!(order, expected);
     }
 
     #[test]
