@@ -184,11 +184,17 @@ impl ContactLayout {
                 let (min, max) = search.search_box(k);
                 let range = partition.cell_range(min, max);
                 let a = &search.pieces[k];
-                // Past the search box, rounding included: a cell's residents from there on
-                // (from the left, see `Residents::file`) were all beyond it.
+                // The residents of a cell are sorted from the left (see `Residents::file`):
+                // those whose left edge is more than the widest resident before the search
+                // box ended before it, and those whose left edge is past it began beyond it
+                // (rounding included).
+                let before = min.x - 2.0 * residents.widest;
+                let before = before - rounded_tolerance(search.touch, before.abs());
                 let beyond = max.x + rounded_tolerance(search.touch, max.x.abs());
                 for_each_cell(range, residents.width, |c| {
-                    for near in residents.of_cell(c) {
+                    let cell = residents.of_cell(c);
+                    let first = cell.partition_point(|near| near.left() < before);
+                    for near in &cell[first..] {
                         if near.left() > beyond {
                             break;
                         }
@@ -264,6 +270,8 @@ pub(crate) struct Residents {
     moved_cells: Vec<u32>,
     /// The grid's width in cells.
     width: u32,
+    /// No body filed has a larger half width.
+    widest: f32,
 }
 
 /// The cell range of a body filed nowhere (an invalid box).
@@ -314,10 +322,12 @@ impl Residents {
         self.everyone = moved * FILE_EVERY_BODY > slots;
         let threads = threads.filter(|_| self.everyone);
         self.filed.clear();
+        self.widest = 0.0;
         for (k, piece) in pieces.iter().enumerate() {
             let real = piece.id != Entity::PLACEHOLDER.to_bits();
             if self.moved[k] || self.everyone && real {
                 self.filed.push(k as u32);
+                self.widest = self.widest.max(piece.half.x);
             }
         }
         // 1. The cells of each body filed.
