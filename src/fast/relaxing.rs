@@ -185,11 +185,11 @@ impl ContactLayout {
                 let range = partition.cell_range(min, max);
                 let a = &search.pieces[k];
                 // The residents of a cell are sorted from the left (see `Residents::file`):
-                // those whose left edge is more than the widest resident before the search
-                // box ended before it, and those whose left edge is past it began beyond it
-                // (rounding included).
-                let before = min.x - 2.0 * residents.widest;
-                let before = before - rounded_tolerance(search.touch, before.abs());
+                // those whose left edge is further left of the search box than the widest
+                // resident is wide ended before it, and those whose left edge is past it began
+                // beyond it (rounding included, at the largest coordinate either bound spans).
+                let reach = 2.0 * residents.widest;
+                let before = min.x - reach - rounded_tolerance(search.touch, min.x.abs() + reach);
                 let beyond = max.x + rounded_tolerance(search.touch, max.x.abs());
                 for_each_cell(range, residents.width, |c| {
                     let cell = residents.of_cell(c);
