@@ -71,7 +71,7 @@ pub(crate) fn run_pieces<P: Send>(
 }
 
 /// Relaxation's [`Join`] on the crew: the two pieces of work on this thread and a free thread
-/// of the crew, or one after the other without one.
+/// of the crew, or one after the other without one; pieces of work as [`for_each_chunk`].
 pub(crate) struct CrewJoin<'a>(pub(crate) Threads<'a>);
 
 impl Join for CrewJoin<'_> {
@@ -97,6 +97,10 @@ impl Join for CrewJoin<'_> {
                 }
             },
         );
+    }
+
+    fn each<T: Send>(&self, outs: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+        for_each_chunk(outs, self.0, f);
     }
 }
 

@@ -32,7 +32,9 @@
 //!
 //! A phase after the first reads only the pairs that can have changed: those still
 //! overlapping when the phase before read them, the pairs of the bodies it moved, and those
-//! the pass made (see [`begin_phase`]); any other pair is as it was.
+//! the pass made (see [`begin_phase`]); any other pair is as it was. A reading of the pairs is
+//! cut into pieces, each independent of the others, which the fast path reads at once on the
+//! crew's threads when they are many ([`read_pairs`]).
 //! 4. The passes end early when one moves nobody.
 //!
 //! Every push goes through the tile sweep, so no body is pushed into a tile.
@@ -60,7 +62,7 @@ use crate::body::Aabb;
 use crate::body::{BodyState, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
-use crate::fast::parallel::CrewJoin;
+use crate::fast::parallel::{CrewJoin, chunk_range};
 use crate::fast::relaxing::MadePairs;
 use crate::fast::rest::Awake;
 use crate::fast::snapshot::ContactLayout;
@@ -180,6 +182,12 @@ pub(crate) struct Sweeps {
     live: Vec<(u32, u32)>,
     /// The buffer of the next phase's `live`.
     next_live: Vec<(u32, u32)>,
+    /// What each piece of a reading of the pairs found ([`read_pairs`]).
+    readings: Vec<Reading>,
+    /// The bodies the phase before moved, each once, in the order they are read, and each
+    /// one's place in that order (by slot; meaningful for those bodies only).
+    read_moved: Vec<u32>,
+    read_rank: Vec<u32>,
     /// The bodies the pair search reads, and the pairs it found.
     search_moved: Vec<u32>,
     search_found: Vec<(u32, u32)>,
@@ -500,7 +508,7 @@ where
             mobility,
             contacts: (),
         };
-        let mut moved = vertical_phase(map, pieces, &all, up, touch, sweeps);
+        let mut moved = vertical_phase(map, pieces, &all, (up, touch), sweeps, join);
         sweeps.pass_moved.extend_from_slice(&sweeps.order.touched);
         moved |= horizontal_phase(map, pieces, &all, (right, touch), sweeps, join);
         sweeps.pass_moved.extend_from_slice(&sweeps.order.touched);
@@ -518,9 +526,10 @@ where
             mobility,
             contacts: (),
         };
-        read_pairs(pieces, &all, sweeps, |_, (k, j), live| {
+        let pieces = &*pieces;
+        read_pairs(pieces, &all, sweeps, join, |_, (k, j), out| {
             if overlapping(&pieces[k], &pieces[j], touch) {
-                live.push((k as u32, j as u32));
+                out.live.push((k as u32, j as u32));
             }
         });
     }
@@ -598,16 +607,16 @@ fn vertical_phase<P, F, M>(
     map: &TileMap,
     pieces: &mut [Piece],
     links: &Links<F, M>,
-    up: Direction,
-    touch: f32,
+    (up, touch): (Direction, f32),
     sweeps: &mut Sweeps,
+    join: &impl Join,
 ) -> bool
 where
     P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P,
-    M: Fn(usize) -> Mobility,
+    F: Fn(usize) -> P + Sync,
+    M: Fn(usize) -> Mobility + Sync,
 {
-    if !begin_phase(pieces, links, up, touch, sweeps) {
+    if !begin_phase(pieces, links, (up, touch), sweeps, join) {
         return false;
     }
     let order = (&sweeps.phase, &mut sweeps.order);
@@ -621,9 +630,12 @@ where
     sweeps.moved_any(pieces, up.axis)
 }
 
-/// Runs two pieces of work, maybe at once on two threads: relaxation's two orders along x.
+/// Runs two pieces of work, maybe at once on two threads (relaxation's two orders along x),
+/// and work cut into pieces, maybe spread over threads (its readings of the pairs).
 pub(crate) trait Join {
     fn join(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send);
+    /// Runs `f(i, &mut outs[i])` for every `i`.
+    fn each<T: Send>(&self, outs: &mut [T], f: impl Fn(usize, &mut T) + Sync);
 }
 
 /// One thread: one piece after the other.
@@ -631,6 +643,12 @@ impl Join for () {
     fn join(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
         a();
         b();
+    }
+
+    fn each<T: Send>(&self, outs: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+        for (i, out) in outs.iter_mut().enumerate() {
+            f(i, out);
+        }
     }
 }
 
@@ -650,7 +668,7 @@ where
     F: Fn(usize) -> P + Sync,
     M: Fn(usize) -> Mobility + Sync,
 {
-    if !begin_phase(pieces, links, right, touch, sweeps) {
+    if !begin_phase(pieces, links, (right, touch), sweeps, join) {
         return false;
     }
     let Sweeps {
@@ -706,14 +724,14 @@ where
 fn begin_phase<P, F, M>(
     pieces: &[Piece],
     links: &Links<F, M>,
-    dir: Direction,
-    touch: f32,
+    (dir, touch): (Direction, f32),
     sweeps: &mut Sweeps,
+    join: &impl Join,
 ) -> bool
 where
     P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P,
-    M: Fn(usize) -> Mobility,
+    F: Fn(usize) -> P + Sync,
+    M: Fn(usize) -> Mobility + Sync,
 {
     debug_assert!(dir.ahead, "a phase's pairs are listed toward +axis");
     // The bodies the phase before moved: where this phase finds them.
@@ -723,76 +741,149 @@ where
     sweeps.order.blocked.clear();
     sweeps.ahead.clear();
     sweeps.behind.clear();
-    read_pairs(pieces, links, sweeps, |sweeps, pair, live| {
-        list_pair(pieces, pair, dir, touch, sweeps, live);
+    read_pairs(pieces, links, sweeps, join, |phase, pair, out| {
+        list_pair((pieces, phase), pair, dir, touch, out);
     });
     !sweeps.ahead.is_empty()
 }
 
+/// What (a piece of) a reading of the pairs found: the pairs overlapping by more than the
+/// tolerance on both axes, and the two ends of each pair to settle (the body ahead, the body
+/// behind).
+#[derive(Default)]
+struct Reading {
+    live: Vec<(u32, u32)>,
+    ahead: Vec<u32>,
+    behind: Vec<u32>,
+}
+
+impl Reading {
+    fn clear(&mut self) {
+        self.live.clear();
+        self.ahead.clear();
+        self.behind.clear();
+    }
+}
+
+/// How many pieces each half of a reading of the pairs is cut into (the same on any number of
+/// threads, so what it finds is too).
+const READING_PIECES: usize = 32;
+
+/// A reading of the pairs after the first runs on `join`'s threads when it reads at least this
+/// many pairs and moved bodies; the first, which reads the partners of every body that is not
+/// quiet, when there are eight times as many bodies. Below, handing the pieces out costs more
+/// than it saves (a pile's readings are small).
+const READ_IN_PARALLEL: usize = 1024;
+
+/// Runs `f(i, &mut outs[i])` for every `i`: on `join`'s threads when `many`, else on this one.
+fn each_piece<T: Send>(
+    join: &impl Join,
+    many: bool,
+    outs: &mut [T],
+    f: impl Fn(usize, &mut T) + Sync,
+) {
+    if many {
+        join.each(outs, f);
+    } else {
+        ().each(outs, f);
+    }
+}
+
 /// Reads every pair that may overlap by more than the tolerance now (see [`begin_phase`]) with
-/// `read`, which notes in its last argument those that do; they become [`Sweeps::live`].
+/// `read`, which notes what it finds in its last argument. The pairs are read in pieces (maybe
+/// at once, on `join`'s threads), then what the pieces found is put together in their order,
+/// which is the order of one thread reading them all: the overlapping pairs become
+/// [`Sweeps::live`], the ends of the pairs to settle are added to `sweeps.ahead` and
+/// `sweeps.behind`.
 fn read_pairs<P, F, M>(
     pieces: &[Piece],
     links: &Links<F, M>,
     sweeps: &mut Sweeps,
-    mut read: impl FnMut(&mut Sweeps, (usize, usize), &mut Vec<(u32, u32)>),
+    join: &impl Join,
+    read: impl Fn(&PhaseStart, (usize, usize), &mut Reading) + Sync,
 ) where
     P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P,
-    M: Fn(usize) -> Mobility,
+    F: Fn(usize) -> P + Sync,
+    M: Fn(usize) -> Mobility + Sync,
 {
     let before = core::mem::take(&mut sweeps.live);
-    let mut live = core::mem::take(&mut sweeps.next_live);
-    live.clear();
+    let mut readings = core::mem::take(&mut sweeps.readings);
+    readings.resize_with(2 * READING_PIECES, Reading::default);
+    let phase = &sweeps.phase;
     if !sweeps.listed {
         sweeps.listed = true;
-        for (k, me) in pieces.iter().enumerate() {
-            if me.quiet {
-                continue;
-            }
-            for j in (links.partners)(k) {
-                // Each pair once: from its lower slot, or from its only end that is not quiet.
-                if j < k && !pieces[j].quiet {
+        let n = pieces.len();
+        // The bodies in the first half of the pieces, by slot.
+        each_piece(join, n >= 8 * READ_IN_PARALLEL, &mut readings, |i, out| {
+            out.clear();
+            for k in chunk_range(i, READING_PIECES, n * usize::from(i < READING_PIECES)) {
+                if pieces[k].quiet {
                     continue;
                 }
-                read(sweeps, (k, j), &mut live);
-            }
-        }
-    } else {
-        // The bodies the phase before moved: `queued` is `moved` for those not yet read, and
-        // `done` for those read.
-        sweeps.order.sweep = sweeps.order.sweep.wrapping_add(2);
-        let (moved, done) = (sweeps.order.sweep.wrapping_sub(1), sweeps.order.sweep);
-        for &k in &sweeps.order.touched {
-            sweeps.order.queued[k as usize] = moved;
-        }
-        for &(k, j) in &before {
-            let (k, j) = (k as usize, j as usize);
-            let changed =
-                |k: usize| sweeps.order.queued[k] == moved || sweeps.order.queued[k] == done;
-            if !changed(k) && !changed(j) {
-                read(sweeps, (k, j), &mut live);
-            }
-        }
-        let touched = core::mem::take(&mut sweeps.order.touched);
-        for &k in &touched {
-            let k = k as usize;
-            if sweeps.order.queued[k] != moved {
-                continue;
-            }
-            sweeps.order.queued[k] = done;
-            for j in (links.partners)(k) {
-                // Each pair once: from the end read first.
-                if sweeps.order.queued[j] != done {
-                    read(sweeps, (k, j), &mut live);
+                for j in (links.partners)(k) {
+                    // Each pair once: from its lower slot, or from its only end that is not
+                    // quiet.
+                    if j < k && !pieces[j].quiet {
+                        continue;
+                    }
+                    read(phase, (k, j), out);
                 }
             }
+        });
+    } else {
+        // The bodies the phase before moved, each once: marked, and numbered in the order
+        // they are read.
+        let order = &mut sweeps.order;
+        order.sweep = order.sweep.wrapping_add(1);
+        let stamp = order.sweep;
+        sweeps.read_moved.clear();
+        sweeps.read_rank.resize(pieces.len(), 0);
+        for &k in &order.touched {
+            let k = k as usize;
+            if order.queued[k] != stamp {
+                order.queued[k] = stamp;
+                sweeps.read_rank[k] = sweeps.read_moved.len() as u32;
+                sweeps.read_moved.push(k as u32);
+            }
         }
-        sweeps.order.touched = touched;
+        let (queued, rank, moved) = (&order.queued, &sweeps.read_rank, &sweeps.read_moved);
+        let changed = |k: usize| queued[k] == stamp;
+        let many = before.len() + moved.len() >= READ_IN_PARALLEL;
+        each_piece(join, many, &mut readings, |i, out| {
+            out.clear();
+            if i < READING_PIECES {
+                // The pairs overlapping when the phase before read them, neither end moved.
+                for &(k, j) in &before[chunk_range(i, READING_PIECES, before.len())] {
+                    let (k, j) = (k as usize, j as usize);
+                    if !changed(k) && !changed(j) {
+                        read(phase, (k, j), out);
+                    }
+                }
+                return;
+            }
+            // Then the pairs of the moved bodies, each once: from the end read first.
+            let range = chunk_range(i - READING_PIECES, READING_PIECES, moved.len());
+            for &k in &moved[range] {
+                let k = k as usize;
+                for j in (links.partners)(k) {
+                    if !(changed(j) && rank[j] < rank[k]) {
+                        read(phase, (k, j), out);
+                    }
+                }
+            }
+        });
     }
     sweeps.order.touched.clear();
+    let mut live = core::mem::take(&mut sweeps.next_live);
+    live.clear();
+    for reading in &readings {
+        live.extend_from_slice(&reading.live);
+        sweeps.ahead.extend_from_slice(&reading.ahead);
+        sweeps.behind.extend_from_slice(&reading.behind);
+    }
     sweeps.next_live = before;
     sweeps.live = live;
+    sweeps.readings = readings;
 }
 
 /// How far bodies `a` and `b` overlap along `axis` (negative: the gap between them; the same
@@ -813,12 +904,11 @@ fn overlapping(a: &Piece, b: &Piece, touch: f32) -> bool {
 /// [`begin_phase`]) when they are a pair along the axis overlapping by more than their
 /// tolerance.
 fn list_pair(
-    pieces: &[Piece],
+    (pieces, phase): (&[Piece], &PhaseStart),
     (k, j): (usize, usize),
     dir: Direction,
     touch: f32,
-    sweeps: &mut Sweeps,
-    live: &mut Vec<(u32, u32)>,
+    out: &mut Reading,
 ) {
     // Neither live nor a pair along the axis unless they overlap across it by more than
     // `touch`: the cheapest test first, before their places in the sweep.
@@ -826,7 +916,6 @@ fn list_pair(
     if overlap_across.is_nan() || overlap_across <= touch {
         return;
     }
-    let phase = &sweeps.phase;
     let (first, second) = if phase.before(k, j, dir) {
         (k, j)
     } else {
@@ -841,14 +930,14 @@ fn list_pair(
         return;
     }
     if overlapping(a, b, touch) {
-        live.push((k as u32, j as u32));
+        out.live.push((k as u32, j as u32));
     }
     if phase.pair_along(pieces, (k, j), dir.axis, touch).is_none() {
         return;
     }
     if over > pair_skin(touch, a.center, b.center) {
-        sweeps.ahead.push(second as u32);
-        sweeps.behind.push(first as u32);
+        out.ahead.push(second as u32);
+        out.behind.push(first as u32);
     }
 }
 
@@ -1384,6 +1473,117 @@ mod tests {
             unsolved.sort_by_key(|p| p.id);
             centers(&unsolved)
         });
+    }
+
+    /// Runs the pieces of work in the reverse order, counting the times it is handed pieces.
+    #[derive(Default)]
+    struct Backwards(core::sync::atomic::AtomicUsize);
+
+    impl Join for Backwards {
+        fn join(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+            b();
+            a();
+        }
+
+        fn each<T: Send>(&self, outs: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+            self.0.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+            for (i, out) in outs.iter_mut().enumerate().rev() {
+                f(i, out);
+            }
+        }
+    }
+
+    /// Every pair two readings of the pairs of `pieces` read, in the order they put them
+    /// together: the first phase's, then, `moved` having moved, the next one's.
+    fn readings<P, F, M>(
+        pieces: &[Piece],
+        links: &Links<F, M>,
+        moved: &[u32],
+        join: &impl Join,
+    ) -> [Vec<(u32, u32)>; 2]
+    where
+        P: IntoIterator<Item = usize>,
+        F: Fn(usize) -> P + Sync,
+        M: Fn(usize) -> Mobility + Sync,
+    {
+        let mut sweeps = Sweeps::default();
+        sweeps.order.queued.resize(pieces.len(), 0);
+        let read = |sweeps: &mut Sweeps| {
+            read_pairs(pieces, links, sweeps, join, |_, (k, j), out| {
+                out.live.push((k as u32, j as u32));
+            });
+            sweeps.live.clone()
+        };
+        let first = read(&mut sweeps);
+        sweeps.order.touched.extend_from_slice(moved);
+        [first, read(&mut sweeps)]
+    }
+
+    #[test]
+    fn a_reading_in_pieces_reads_what_one_thread_reading_in_order_reads() {
+        // A grid of 9 000 bodies (enough for readings in pieces), each paired with the bodies
+        // beside, above and below it; one in three quiet.
+        let (width, n) = (90, 9000);
+        let pieces: Vec<Piece> = (0..n)
+            .map(|k| Piece {
+                id: k as u64 + 1,
+                quiet: k % 3 == 0,
+                ..piece((k % width) as f32 * 11.0, (k / width) as f32 * 11.0, 0)
+            })
+            .collect();
+        let partners = |k: usize| {
+            let (x, y) = (k % width, k / width);
+            let near = [
+                (x > 0).then(|| k - 1),
+                (x + 1 < width).then_some(k + 1),
+                (y > 0).then(|| k - width),
+                (k + width < n).then_some(k + width),
+            ];
+            near.into_iter().flatten()
+        };
+        let links = Links {
+            partners,
+            mobility: |_| Mobility::Free,
+            contacts: (),
+        };
+        // The bodies moved between the readings: some twice, in no order.
+        let moved: Vec<u32> = (0..n as u32)
+            .filter(|k| k % 7 == 0 || k % 11 == 0)
+            .chain((0..n as u32).rev().filter(|k| k % 13 == 0))
+            .collect();
+        let in_order = readings(&pieces, &links, &moved, &());
+        let join = Backwards::default();
+        let backwards = readings(&pieces, &links, &moved, &join);
+        assert_eq!(
+            join.0.into_inner(),
+            2,
+            "both readings in pieces on the join"
+        );
+        assert_eq!(backwards, in_order);
+
+        // One thread's reading, written out: first each pair once, from its lower slot or its
+        // only end that is not quiet, where one is not quiet.
+        let mut first = Vec::new();
+        for k in (0..n).filter(|&k| !pieces[k].quiet) {
+            let from_here = |&j: &usize| j > k || pieces[j].quiet;
+            first.extend(partners(k).filter(from_here).map(|j| (k as u32, j as u32)));
+        }
+        assert_eq!(in_order[0], first);
+        // Then the pairs read before with neither end moved, and each pair of a moved body
+        // once, from the end that comes first among the moved.
+        let is_moved = |k: u32| moved.contains(&k);
+        let mut second: Vec<(u32, u32)> = (first.iter().copied())
+            .filter(|&(k, j)| !is_moved(k) && !is_moved(j))
+            .collect();
+        let mut done = vec![false; n];
+        for &k in &moved {
+            if !done[k as usize] {
+                done[k as usize] = true;
+                let new = partners(k as usize).filter(|&j| !done[j]);
+                second.extend(new.map(|j| (k, j as u32)));
+            }
+        }
+        assert_eq!(in_order[1], second);
     }
 
     #[test]
