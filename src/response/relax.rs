@@ -32,7 +32,7 @@
 //!
 //! A phase after the first reads only the pairs that can have changed: those still
 //! overlapping when the phase before read them, the pairs of the bodies it moved, and those
-//! the pass made (see [`begin_phase`]); any other pair is as it was. A reading of the pairs is
+//! the pass made (see [`begin_phase`](phase::begin_phase)); any other pair is as it was. A reading of the pairs is
 //! cut into pieces, each independent of the others, which the fast path reads at once on the
 //! crew's threads when they are many ([`read_pairs`]).
 //! 4. The passes end early when one moves nobody.
@@ -55,6 +55,11 @@
 //! Relaxation moves boxes only: velocities, push flags, contacts and messages are the
 //! response's. A body it moved is `Changed<Aabb>`, its `Transform` follows, and it is filed in
 //! the partition where it ended.
+//!
+//! Where each part is: the passes here ([`relax`]), a phase and where it finds the bodies in
+//! `relax/phase.rs`, its reading of the pairs in `relax/reading.rs`, a sweep and the push
+//! through the tile sweep in `relax/sweep.rs`, the squeezes in `relax/squeeze.rs`; the fast
+//! path's searches for the pairs the response and the passes made in `crate::fast::relaxing`.
 
 use bevy::prelude::*;
 
@@ -62,21 +67,24 @@ use crate::body::Aabb;
 use crate::body::{BodyState, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
-use crate::fast::parallel::{CrewJoin, chunk_range};
+use crate::fast::parallel::CrewJoin;
 use crate::fast::relaxing::MadePairs;
 use crate::fast::rest::Awake;
 use crate::fast::snapshot::ContactLayout;
-use crate::flags::{Side, side_bit};
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::messages::{InEntityOrder, Squished};
 use crate::partition::Partition;
 use crate::tiles::TileMap;
-use crate::tiles::collide::{PassThrough, sweep_displacement};
-use core::cmp::Reverse;
-use std::collections::BinaryHeap;
+use crate::tiles::collide::PassThrough;
 
+mod phase;
+mod reading;
 mod squeeze;
+mod sweep;
+use phase::{Direction, PhaseStart, horizontal_phase, vertical_phase};
+use reading::{Reading, overlapping, read_pairs};
 pub(crate) use squeeze::{Squeezes, find_squeezes, squished_by_relaxation};
+use sweep::Order;
 
 /// A body as relaxation sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -112,40 +120,6 @@ fn ordered_bits(f: f32) -> u32 {
         !bits
     } else {
         bits | 0x8000_0000
-    }
-}
-
-/// One direction along one axis: where a sweep pushes bodies.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Direction {
-    /// 0: x, 1: y.
-    axis: usize,
-    /// Toward +axis (right, up).
-    ahead: bool,
-}
-
-impl Direction {
-    fn reversed(self) -> Self {
-        Self {
-            ahead: !self.ahead,
-            ..self
-        }
-    }
-
-    /// The side a body pushed this way is pushed toward.
-    fn side(self) -> u8 {
-        side_bit(match (self.axis, self.ahead) {
-            (0, true) => Side::Right,
-            (0, false) => Side::Left,
-            (_, true) => Side::Top,
-            (_, false) => Side::Bottom,
-        })
-    }
-
-    fn unit(self) -> Vec2 {
-        let mut unit = Vec2::ZERO;
-        unit[self.axis] = if self.ahead { 1.0 } else { -1.0 };
-        unit
     }
 }
 
@@ -193,73 +167,6 @@ pub(crate) struct Sweeps {
     search_found: Vec<(u32, u32)>,
 }
 
-/// The buffers of one order of sweeps.
-#[derive(Default)]
-struct Order {
-    /// The bodies the phase moved (some maybe back where they were).
-    touched: Vec<u32>,
-    /// The bodies the phase left where they were, but blocked on a side they were not.
-    blocked: Vec<u32>,
-    /// The bodies to visit.
-    queue: Visits,
-    /// Which sweep (or reading) last marked each body.
-    queued: Vec<u32>,
-    /// The last mark handed out.
-    sweep: u32,
-    /// The bodies a sweep could not take as far as their pairs needed.
-    short: Vec<u32>,
-    /// The bodies the sweep back starts from.
-    back: Vec<u32>,
-}
-
-/// The bodies a sweep is to visit, each with its place in the sweep's order (then its slot),
-/// handed out lowest first: the sweep's seeds, sorted once, and a heap of the bodies met on
-/// the way. The same order as one heap of all of them, which costs more when the seeds are
-/// many (a crowd's first pass has thousands).
-///
-/// A visit is one number, its place ([`PhaseStart::key`], 96 bits) then its slot.
-#[derive(Default)]
-struct Visits {
-    seeds: Vec<u128>,
-    /// The next seed to hand out.
-    next: usize,
-    met: BinaryHeap<Reverse<u128>>,
-}
-
-impl Visits {
-    fn visit((place, slot): (u128, u32)) -> u128 {
-        place << 32 | u128::from(slot)
-    }
-
-    /// Starts a sweep from `seeds` (each once).
-    fn start(&mut self, seeds: impl Iterator<Item = (u128, u32)>) {
-        self.seeds.clear();
-        self.seeds.extend(seeds.map(Self::visit));
-        self.seeds.sort_unstable();
-        self.next = 0;
-        self.met.clear();
-    }
-
-    /// Adds a body met on the way (not a seed, and after the one being visited).
-    fn push(&mut self, visit: (u128, u32)) {
-        self.met.push(Reverse(Self::visit(visit)));
-    }
-
-    /// The slot of the next body to visit.
-    fn pop(&mut self) -> Option<u32> {
-        let seed = self.seeds.get(self.next).copied();
-        let visit = match (seed, self.met.peek()) {
-            (Some(seed), Some(&Reverse(met))) if met < seed => self.met.pop()?.0,
-            (Some(seed), _) => {
-                self.next += 1;
-                seed
-            }
-            (None, _) => self.met.pop()?.0,
-        };
-        Some(visit as u32)
-    }
-}
-
 /// The pairs relaxation made, each listed from both ends: a list per body, linked through one
 /// array so that finding them allocates nothing once it has grown.
 #[derive(Default)]
@@ -291,104 +198,6 @@ impl FoundPairs {
             at = before;
             Some(other as usize)
         })
-    }
-}
-
-impl Sweeps {
-    /// Whether the phase along `axis` left any body away from where it found it.
-    fn moved_any(&self, pieces: &[Piece], axis: usize) -> bool {
-        let start = &self.phase.start[axis];
-        (self.order.touched.iter()).any(|&k| pieces[k as usize].center[axis] != start[k as usize])
-    }
-}
-
-/// Where a phase found the bodies, along each axis: each body's centre. Noted for every body
-/// when relaxation begins, then kept up to date from phase to phase with the bodies the phase
-/// before changed.
-#[derive(Default)]
-struct PhaseStart {
-    start: [Vec<f32>; 2],
-    /// Each body's entity's bits (the last word of its place in a sweep).
-    ids: Vec<u64>,
-    /// The axis of the phase.
-    axis: usize,
-}
-
-impl PhaseStart {
-    /// Notes where relaxation finds every body.
-    fn begin(&mut self, pieces: &[Piece]) {
-        for axis in 0..2 {
-            self.start[axis].clear();
-            self.start[axis].extend(pieces.iter().map(|p| p.center[axis]));
-        }
-        self.ids.clear();
-        self.ids.extend(pieces.iter().map(|p| p.id));
-    }
-
-    /// Begins a phase along `axis`, the phase before having changed the bodies `changed`.
-    fn new_phase(&mut self, pieces: &[Piece], axis: usize, changed: &[u32]) {
-        for &k in changed {
-            let piece = &pieces[k as usize];
-            // Along both axes, not only the phase's (`axis`).
-            for along in 0..2 {
-                self.start[along][k as usize] = piece.center[along];
-            }
-        }
-        self.axis = axis;
-    }
-
-    /// Body `k`'s place in the phase's sweeps toward +axis: its centre's bits where the phase
-    /// found it, in the order of the floats, then its entity's.
-    #[inline]
-    fn place(&self, k: usize) -> u128 {
-        u128::from(ordered_bits(self.start[self.axis][k])) << 64 | u128::from(self.ids[k])
-    }
-
-    /// Whether body `i` comes before body `j` in a sweep along `dir`.
-    #[inline]
-    fn before(&self, i: usize, j: usize, dir: Direction) -> bool {
-        (self.place(i) < self.place(j)) == dir.ahead
-    }
-
-    /// Where body `k` comes in a sweep along `dir`: the lowest first (a 96-bit number, as its
-    /// place is).
-    #[inline]
-    fn key(&self, k: usize, dir: Direction) -> u128 {
-        if dir.ahead {
-            self.place(k)
-        } else {
-            !self.place(k) & (u128::MAX >> 32)
-        }
-    }
-
-    /// The distance between the centres of bodies `i` and `j` along `axis` when they touch,
-    /// if they are a pair along that axis: they overlap across it by more than the tolerance,
-    /// and by more than they overlapped along it where the phase found them (else they are a
-    /// pair across it).
-    #[inline]
-    fn pair_along(
-        &self,
-        pieces: &[Piece],
-        (i, j): (usize, usize),
-        axis: usize,
-        touch: f32,
-    ) -> Option<f32> {
-        let (a, b) = (&pieces[i], &pieces[j]);
-        let across = 1 - axis;
-        let overlap_across = overlap_on(a, b, across);
-        // Boxes without area touch nothing.
-        if overlap_across.is_nan()
-            || overlap_across <= touch
-            || a.half.min_element() == 0.0
-            || b.half.min_element() == 0.0
-        {
-            return None;
-        }
-        let skin = pair_skin(touch, a.center, b.center);
-        let gap = a.half[axis] + b.half[axis];
-        let start = &self.start[axis];
-        let overlap_along = gap - (start[i] - start[j]).abs();
-        (overlap_across > skin && overlap_along <= overlap_across).then_some(gap)
     }
 }
 
@@ -602,34 +411,6 @@ fn find_made_pairs<P, F, M, N>(
     sweeps.search_found = pairs;
 }
 
-/// Step 2: from the support up, then down from what holds the top.
-fn vertical_phase<P, F, M>(
-    map: &TileMap,
-    pieces: &mut [Piece],
-    links: &Links<F, M>,
-    (up, touch): (Direction, f32),
-    sweeps: &mut Sweeps,
-    join: &impl Join,
-) -> bool
-where
-    P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P + Sync,
-    M: Fn(usize) -> Mobility + Sync,
-{
-    if !begin_phase(pieces, links, (up, touch), sweeps, join) {
-        return false;
-    }
-    let order = (&sweeps.phase, &mut sweeps.order);
-    sweep(map, pieces, links, up, touch, order, &sweeps.ahead);
-    let order = (&sweeps.phase, &mut sweeps.order);
-    sweep_back(map, pieces, links, up.reversed(), touch, order);
-    // The other picture (the horizontal phase's second order) as the phase left the bodies.
-    for &k in sweeps.order.touched.iter().chain(&sweeps.order.blocked) {
-        sweeps.other[k as usize] = pieces[k as usize];
-    }
-    sweeps.moved_any(pieces, up.axis)
-}
-
 /// Runs two pieces of work, maybe at once on two threads (relaxation's two orders along x),
 /// and work cut into pieces, maybe spread over threads (its readings of the pairs).
 pub(crate) trait Join {
@@ -650,466 +431,6 @@ impl Join for () {
             f(i, out);
         }
     }
-}
-
-/// Step 3: rightward then leftward, and leftward then rightward, from the same picture (on
-/// two threads if `join` has them); each body ends halfway between where the two orders left
-/// it.
-fn horizontal_phase<P, F, M>(
-    map: &TileMap,
-    pieces: &mut [Piece],
-    links: &Links<F, M>,
-    (right, touch): (Direction, f32),
-    sweeps: &mut Sweeps,
-    join: &impl Join,
-) -> bool
-where
-    P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P + Sync,
-    M: Fn(usize) -> Mobility + Sync,
-{
-    if !begin_phase(pieces, links, (right, touch), sweeps, join) {
-        return false;
-    }
-    let Sweeps {
-        phase,
-        order,
-        other,
-        other_order,
-        ahead,
-        behind,
-        ..
-    } = sweeps;
-    other_order.queued.resize(pieces.len(), 0);
-    other_order.touched.clear();
-    other_order.blocked.clear();
-    let left = right.reversed();
-    let (phase, ahead, behind) = (&*phase, &*ahead, &*behind);
-    join.join(
-        || {
-            sweep(map, pieces, links, right, touch, (phase, order), ahead);
-            sweep_back(map, pieces, links, left, touch, (phase, order));
-        },
-        || {
-            sweep(map, other, links, left, touch, (phase, other_order), behind);
-            sweep_back(map, other, links, right, touch, (phase, other_order));
-        },
-    );
-    // Only the bodies either order changed differ between the two pictures.
-    order.touched.extend_from_slice(&other_order.touched);
-    order.blocked.extend_from_slice(&other_order.blocked);
-    for &k in order.touched.iter().chain(&order.blocked) {
-        let (mine, theirs) = (&mut pieces[k as usize], &mut other[k as usize]);
-        if mine.center.x != theirs.center.x {
-            mine.center.x = (mine.center.x + theirs.center.x) * 0.5;
-        }
-        mine.blocked |= theirs.blocked;
-        // Moved by either order, it is no longer known to be quiet.
-        mine.quiet &= theirs.quiet;
-        // The two pictures agree again (a body listed twice is merged once).
-        *theirs = *mine;
-    }
-    sweeps.moved_any(pieces, right.axis)
-}
-
-/// Notes where the phase finds every body along `dir`'s axis, and lists the bodies with a
-/// pair to settle: ahead of it (`sweeps.ahead`: the body ahead) and behind it
-/// (`sweeps.behind`: the body behind). Returns whether there is any.
-///
-/// The first phase reads every pair with an end that is not quiet. A later one reads only the
-/// pairs that can have changed or still overlap: those overlapping when the phase before
-/// listed them ([`Sweeps::live`]), the pairs of the bodies that phase moved, and the pairs
-/// the pass made. Any other pair overlapped by no more than the tolerance then, and both its
-/// bodies are where they were.
-fn begin_phase<P, F, M>(
-    pieces: &[Piece],
-    links: &Links<F, M>,
-    (dir, touch): (Direction, f32),
-    sweeps: &mut Sweeps,
-    join: &impl Join,
-) -> bool
-where
-    P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P + Sync,
-    M: Fn(usize) -> Mobility + Sync,
-{
-    debug_assert!(dir.ahead, "a phase's pairs are listed toward +axis");
-    // The bodies the phase before moved: where this phase finds them.
-    sweeps
-        .phase
-        .new_phase(pieces, dir.axis, &sweeps.order.touched);
-    sweeps.order.blocked.clear();
-    sweeps.ahead.clear();
-    sweeps.behind.clear();
-    read_pairs(pieces, links, sweeps, join, |phase, pair, out| {
-        list_pair((pieces, phase), pair, dir, touch, out);
-    });
-    !sweeps.ahead.is_empty()
-}
-
-/// What (a piece of) a reading of the pairs found: the pairs overlapping by more than the
-/// tolerance on both axes, and the two ends of each pair to settle (the body ahead, the body
-/// behind).
-#[derive(Default)]
-struct Reading {
-    live: Vec<(u32, u32)>,
-    ahead: Vec<u32>,
-    behind: Vec<u32>,
-}
-
-impl Reading {
-    fn clear(&mut self) {
-        self.live.clear();
-        self.ahead.clear();
-        self.behind.clear();
-    }
-}
-
-/// How many pieces each half of a reading of the pairs is cut into (the same on any number of
-/// threads, so what it finds is too).
-const READING_PIECES: usize = 32;
-
-/// A reading of the pairs after the first runs on `join`'s threads when it reads at least this
-/// many pairs and moved bodies; the first, which reads the partners of every body that is not
-/// quiet, when there are eight times as many bodies. Below, handing the pieces out costs more
-/// than it saves (a pile's readings are small).
-const READ_IN_PARALLEL: usize = 1024;
-
-/// Runs `f(i, &mut outs[i])` for every `i`: on `join`'s threads when `many`, else on this one.
-fn each_piece<T: Send>(
-    join: &impl Join,
-    many: bool,
-    outs: &mut [T],
-    f: impl Fn(usize, &mut T) + Sync,
-) {
-    if many {
-        join.each(outs, f);
-    } else {
-        ().each(outs, f);
-    }
-}
-
-/// Reads every pair that may overlap by more than the tolerance now (see [`begin_phase`]) with
-/// `read`, which notes what it finds in its last argument. The pairs are read in pieces (maybe
-/// at once, on `join`'s threads), then what the pieces found is put together in their order,
-/// which is the order of one thread reading them all: the overlapping pairs become
-/// [`Sweeps::live`], the ends of the pairs to settle are added to `sweeps.ahead` and
-/// `sweeps.behind`.
-fn read_pairs<P, F, M>(
-    pieces: &[Piece],
-    links: &Links<F, M>,
-    sweeps: &mut Sweeps,
-    join: &impl Join,
-    read: impl Fn(&PhaseStart, (usize, usize), &mut Reading) + Sync,
-) where
-    P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P + Sync,
-    M: Fn(usize) -> Mobility + Sync,
-{
-    let before = core::mem::take(&mut sweeps.live);
-    let mut readings = core::mem::take(&mut sweeps.readings);
-    readings.resize_with(2 * READING_PIECES, Reading::default);
-    let phase = &sweeps.phase;
-    if !sweeps.listed {
-        sweeps.listed = true;
-        let n = pieces.len();
-        // The bodies in the first half of the pieces, by slot.
-        each_piece(join, n >= 8 * READ_IN_PARALLEL, &mut readings, |i, out| {
-            out.clear();
-            for k in chunk_range(i, READING_PIECES, n * usize::from(i < READING_PIECES)) {
-                if pieces[k].quiet {
-                    continue;
-                }
-                for j in (links.partners)(k) {
-                    // Each pair once: from its lower slot, or from its only end that is not
-                    // quiet.
-                    if j < k && !pieces[j].quiet {
-                        continue;
-                    }
-                    read(phase, (k, j), out);
-                }
-            }
-        });
-    } else {
-        // The bodies the phase before moved, each once: marked, and numbered in the order
-        // they are read.
-        let order = &mut sweeps.order;
-        order.sweep = order.sweep.wrapping_add(1);
-        let stamp = order.sweep;
-        sweeps.read_moved.clear();
-        sweeps.read_rank.resize(pieces.len(), 0);
-        for &k in &order.touched {
-            let k = k as usize;
-            if order.queued[k] != stamp {
-                order.queued[k] = stamp;
-                sweeps.read_rank[k] = sweeps.read_moved.len() as u32;
-                sweeps.read_moved.push(k as u32);
-            }
-        }
-        let (queued, rank, moved) = (&order.queued, &sweeps.read_rank, &sweeps.read_moved);
-        let changed = |k: usize| queued[k] == stamp;
-        let many = before.len() + moved.len() >= READ_IN_PARALLEL;
-        each_piece(join, many, &mut readings, |i, out| {
-            out.clear();
-            if i < READING_PIECES {
-                // The pairs overlapping when the phase before read them, neither end moved.
-                for &(k, j) in &before[chunk_range(i, READING_PIECES, before.len())] {
-                    let (k, j) = (k as usize, j as usize);
-                    if !changed(k) && !changed(j) {
-                        read(phase, (k, j), out);
-                    }
-                }
-                return;
-            }
-            // Then the pairs of the moved bodies, each once: from the end read first.
-            let range = chunk_range(i - READING_PIECES, READING_PIECES, moved.len());
-            for &k in &moved[range] {
-                let k = k as usize;
-                for j in (links.partners)(k) {
-                    if !(changed(j) && rank[j] < rank[k]) {
-                        read(phase, (k, j), out);
-                    }
-                }
-            }
-        });
-    }
-    sweeps.order.touched.clear();
-    let mut live = core::mem::take(&mut sweeps.next_live);
-    live.clear();
-    for reading in &readings {
-        live.extend_from_slice(&reading.live);
-        sweeps.ahead.extend_from_slice(&reading.ahead);
-        sweeps.behind.extend_from_slice(&reading.behind);
-    }
-    sweeps.next_live = before;
-    sweeps.live = live;
-    sweeps.readings = readings;
-}
-
-/// How far bodies `a` and `b` overlap along `axis` (negative: the gap between them; the same
-/// whichever comes first).
-#[inline]
-fn overlap_on(a: &Piece, b: &Piece, axis: usize) -> f32 {
-    (a.half[axis] + b.half[axis]) - (a.center[axis] - b.center[axis]).abs()
-}
-
-/// Whether bodies `a` and `b` overlap by more than `touch` on both axes.
-fn overlapping(a: &Piece, b: &Piece, touch: f32) -> bool {
-    let o = (a.half + b.half) - (a.center - b.center).abs();
-    o.x > touch && o.y > touch && a.half.min_element() != 0.0 && b.half.min_element() != 0.0
-}
-
-/// Reads the pair of bodies `k` and `j` for the phase along `dir`: notes it in `live` when
-/// they overlap by more than `touch` on both axes, and lists it to settle (see
-/// [`begin_phase`]) when they are a pair along the axis overlapping by more than their
-/// tolerance.
-fn list_pair(
-    (pieces, phase): (&[Piece], &PhaseStart),
-    (k, j): (usize, usize),
-    dir: Direction,
-    touch: f32,
-    out: &mut Reading,
-) {
-    // Neither live nor a pair along the axis unless they overlap across it by more than
-    // `touch`: the cheapest test first, before their places in the sweep.
-    let overlap_across = overlap_on(&pieces[k], &pieces[j], 1 - dir.axis);
-    if overlap_across.is_nan() || overlap_across <= touch {
-        return;
-    }
-    let (first, second) = if phase.before(k, j, dir) {
-        (k, j)
-    } else {
-        (j, k)
-    };
-    let (a, b) = (&pieces[first], &pieces[second]);
-    // How far the second must move on, if they are a pair along the axis: the cheap tests
-    // first (the tolerance is at least `touch`).
-    let gap = a.half[dir.axis] + b.half[dir.axis];
-    let over = a.center[dir.axis] + gap - b.center[dir.axis];
-    if over.is_nan() || over <= touch {
-        return;
-    }
-    if overlapping(a, b, touch) {
-        out.live.push((k as u32, j as u32));
-    }
-    if phase.pair_along(pieces, (k, j), dir.axis, touch).is_none() {
-        return;
-    }
-    if over > pair_skin(touch, a.center, b.center) {
-        out.ahead.push(second as u32);
-        out.behind.push(first as u32);
-    }
-}
-
-/// One sweep along `dir` from the bodies `seeds`, in the order of the phase's picture (step
-/// 4): each body visited is pushed as far as the bodies behind it (already visited) need,
-/// through the tile sweep, and the bodies ahead of it it then overlaps are visited in turn.
-/// The bodies left short of what they needed are listed in `sweeps.short`. Returns whether
-/// anybody moved.
-fn sweep<P, F, M>(
-    map: &TileMap,
-    pieces: &mut [Piece],
-    links: &Links<F, M>,
-    dir: Direction,
-    touch: f32,
-    (phase, sweeps): (&PhaseStart, &mut Order),
-    seeds: &[u32],
-) -> bool
-where
-    P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P,
-    M: Fn(usize) -> Mobility,
-{
-    let axis = dir.axis;
-    let sign = if dir.ahead { 1.0 } else { -1.0 };
-    sweeps.sweep = sweeps.sweep.wrapping_add(1);
-    let stamp = sweeps.sweep;
-    sweeps.short.clear();
-    let queued = &mut sweeps.queued;
-    let unqueued = seeds.iter().filter(|&&s| {
-        let new = queued[s as usize] != stamp;
-        queued[s as usize] = stamp;
-        new
-    });
-    (sweeps.queue).start(unqueued.map(|&s| (phase.key(s as usize, dir), s)));
-    let mut moved = false;
-    while let Some(s) = sweeps.queue.pop() {
-        let j = s as usize;
-        let me = pieces[j];
-        // How far the bodies behind need it to go (signed along `dir`), if further than it is.
-        let mut need: Option<f32> = None;
-        for i in (links.partners)(j) {
-            let Some(gap) = phase.pair_along(pieces, (i, j), axis, touch) else {
-                continue;
-            };
-            if !phase.before(i, j, dir) {
-                continue;
-            }
-            let other = &pieces[i];
-            let wanted = sign * (other.center[axis] + sign * gap);
-            if wanted - sign * me.center[axis] > pair_skin(touch, me.center, other.center) {
-                need = Some(need.map_or(wanted, |n| n.max(wanted)));
-            }
-        }
-        let Some(need) = need else {
-            continue;
-        };
-        let push = dir.unit() * (need - sign * me.center[axis]);
-        let how = (links.mobility)(j);
-        let (to, stopped) = if me.blocked & dir.side() != 0 {
-            (me.center, dir.side())
-        } else {
-            apply_push(map, (me.center, me.half), push, how, touch)
-        };
-        pieces[j].center = to;
-        pieces[j].blocked |= stopped;
-        pieces[j].quiet &= to == me.center;
-        if sign * to[axis] < need {
-            sweeps.short.push(s);
-        }
-        if to == me.center {
-            if stopped & !me.blocked != 0 {
-                sweeps.blocked.push(s);
-            }
-            continue;
-        }
-        moved = true;
-        sweeps.touched.push(s);
-        for k in (links.partners)(j) {
-            if sweeps.queued[k] == stamp {
-                continue;
-            }
-            let Some(gap) = phase.pair_along(pieces, (j, k), axis, touch) else {
-                continue;
-            };
-            if !phase.before(j, k, dir) {
-                continue;
-            }
-            let other = &pieces[k];
-            let over = sign * (to[axis] - other.center[axis]) + gap;
-            if over > pair_skin(touch, to, other.center) {
-                sweeps.queued[k] = stamp;
-                let key = phase.key(k, dir);
-                sweeps.queue.push((key, k as u32));
-            }
-        }
-    }
-    moved
-}
-
-/// The sweep back along `dir` from what the last sweep left short: the bodies behind each
-/// (in the last sweep's direction) that it still overlaps.
-fn sweep_back<P, F, M>(
-    map: &TileMap,
-    pieces: &mut [Piece],
-    links: &Links<F, M>,
-    dir: Direction,
-    touch: f32,
-    (phase, sweeps): (&PhaseStart, &mut Order),
-) -> bool
-where
-    P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P,
-    M: Fn(usize) -> Mobility,
-{
-    let mut seeds = core::mem::take(&mut sweeps.back);
-    seeds.clear();
-    let short = core::mem::take(&mut sweeps.short);
-    for &s in &short {
-        let j = s as usize;
-        for i in (links.partners)(j) {
-            let Some(gap) = phase.pair_along(pieces, (i, j), dir.axis, touch) else {
-                continue;
-            };
-            // `i` was behind `j` in the last sweep: it comes after `j` in this one.
-            if !phase.before(j, i, dir) {
-                continue;
-            }
-            let (a, b) = (&pieces[j], &pieces[i]);
-            let sign = if dir.ahead { 1.0 } else { -1.0 };
-            let over = sign * (a.center[dir.axis] - b.center[dir.axis]) + gap;
-            if over > pair_skin(touch, a.center, b.center) {
-                seeds.push(i as u32);
-            }
-        }
-    }
-    let moved = !seeds.is_empty() && sweep(map, pieces, links, dir, touch, (phase, sweeps), &seeds);
-    sweeps.short = short;
-    sweeps.back = seeds;
-    moved
-}
-
-/// Step 5: where `push` takes a body at `center` (half extents `half`), and the sides on which
-/// the sweep stopped it.
-pub(crate) fn apply_push(
-    map: &TileMap,
-    (center, half): (Vec2, Vec2),
-    push: Vec2,
-    mobility: Mobility,
-    touch: f32,
-) -> (Vec2, u8) {
-    let wanted = center + push;
-    let to = match mobility {
-        Mobility::Fixed => return (center, 0),
-        Mobility::Free => wanted,
-        Mobility::Swept(pass) => sweep_displacement(map, center, half, push, pass, touch),
-    };
-    let mut stopped = 0;
-    if to.x != wanted.x {
-        stopped |= side_bit(if push.x > 0.0 {
-            Side::Right
-        } else {
-            Side::Left
-        });
-    }
-    if to.y != wanted.y {
-        stopped |= side_bit(if push.y > 0.0 {
-            Side::Top
-        } else {
-            Side::Bottom
-        });
-    }
-    (to, stopped)
 }
 
 /// Relaxation is on ([`PhysicsConfig::relaxation_passes`] is not zero).
@@ -1246,12 +567,12 @@ pub(crate) fn relax_bodies(
 mod tests {
     use super::*;
 
-    const TOUCH: f32 = 1e-3;
-    const BOTTOM: u8 = 8;
+    pub(super) const TOUCH: f32 = 1e-3;
+    pub(super) const BOTTOM: u8 = 8;
     const LEFT: u8 = 1;
     const RIGHT: u8 = 2;
 
-    fn piece(x: f32, y: f32, blocked: u8) -> Piece {
+    pub(super) fn piece(x: f32, y: f32, blocked: u8) -> Piece {
         Piece {
             center: Vec2::new(x, y),
             half: Vec2::splat(6.0),
@@ -1473,172 +794,5 @@ mod tests {
             unsolved.sort_by_key(|p| p.id);
             centers(&unsolved)
         });
-    }
-
-    /// Runs the pieces of work in the reverse order, counting the times it is handed pieces.
-    #[derive(Default)]
-    struct Backwards(core::sync::atomic::AtomicUsize);
-
-    impl Join for Backwards {
-        fn join(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
-            b();
-            a();
-        }
-
-        fn each<T: Send>(&self, outs: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
-            self.0.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
-            for (i, out) in outs.iter_mut().enumerate().rev() {
-                f(i, out);
-            }
-        }
-    }
-
-    /// Every pair two readings of the pairs of `pieces` read, in the order they put them
-    /// together: the first phase's, then, `moved` having moved, the next one's.
-    fn readings<P, F, M>(
-        pieces: &[Piece],
-        links: &Links<F, M>,
-        moved: &[u32],
-        join: &impl Join,
-    ) -> [Vec<(u32, u32)>; 2]
-    where
-        P: IntoIterator<Item = usize>,
-        F: Fn(usize) -> P + Sync,
-        M: Fn(usize) -> Mobility + Sync,
-    {
-        let mut sweeps = Sweeps::default();
-        sweeps.order.queued.resize(pieces.len(), 0);
-        let read = |sweeps: &mut Sweeps| {
-            read_pairs(pieces, links, sweeps, join, |_, (k, j), out| {
-                out.live.push((k as u32, j as u32));
-            });
-            sweeps.live.clone()
-        };
-        let first = read(&mut sweeps);
-        sweeps.order.touched.extend_from_slice(moved);
-        [first, read(&mut sweeps)]
-    }
-
-    #[test]
-    fn a_reading_in_pieces_reads_what_one_thread_reading_in_order_reads() {
-        // A grid of 9 000 bodies (enough for readings in pieces), each paired with the bodies
-        // beside, above and below it; one in three quiet.
-        let (width, n) = (90, 9000);
-        let pieces: Vec<Piece> = (0..n)
-            .map(|k| Piece {
-                id: k as u64 + 1,
-                quiet: k % 3 == 0,
-                ..piece((k % width) as f32 * 11.0, (k / width) as f32 * 11.0, 0)
-            })
-            .collect();
-        let partners = |k: usize| {
-            let (x, y) = (k % width, k / width);
-            let near = [
-                (x > 0).then(|| k - 1),
-                (x + 1 < width).then_some(k + 1),
-                (y > 0).then(|| k - width),
-                (k + width < n).then_some(k + width),
-            ];
-            near.into_iter().flatten()
-        };
-        let links = Links {
-            partners,
-            mobility: |_| Mobility::Free,
-            contacts: (),
-        };
-        // The bodies moved between the readings: some twice, in no order.
-        let moved: Vec<u32> = (0..n as u32)
-            .filter(|k| k % 7 == 0 || k % 11 == 0)
-            .chain((0..n as u32).rev().filter(|k| k % 13 == 0))
-            .collect();
-        let in_order = readings(&pieces, &links, &moved, &());
-        let join = Backwards::default();
-        let backwards = readings(&pieces, &links, &moved, &join);
-        assert_eq!(
-            join.0.into_inner(),
-            2,
-            "both readings in pieces on the join"
-        );
-        assert_eq!(backwards, in_order);
-
-        // One thread's reading, written out: first each pair once, from its lower slot or its
-        // only end that is not quiet, where one is not quiet.
-        let mut first = Vec::new();
-        for k in (0..n).filter(|&k| !pieces[k].quiet) {
-            let from_here = |&j: &usize| j > k || pieces[j].quiet;
-            first.extend(partners(k).filter(from_here).map(|j| (k as u32, j as u32)));
-        }
-        assert_eq!(in_order[0], first);
-        // Then the pairs read before with neither end moved, and each pair of a moved body
-        // once, from the end that comes first among the moved.
-        let is_moved = |k: u32| moved.contains(&k);
-        let mut second: Vec<(u32, u32)> = (first.iter().copied())
-            .filter(|&(k, j)| !is_moved(k) && !is_moved(j))
-            .collect();
-        let mut done = vec![false; n];
-        for &k in &moved {
-            if !done[k as usize] {
-                done[k as usize] = true;
-                let new = partners(k as usize).filter(|&j| !done[j]);
-                second.extend(new.map(|j| (k, j as u32)));
-            }
-        }
-        assert_eq!(in_order[1], second);
-    }
-
-    #[test]
-    fn a_sweep_visits_its_seeds_and_the_bodies_it_meets_in_one_heaps_order() {
-        // Places with ties (broken by slot); each body met comes after the one visited.
-        let mut u = crate::test_rng::unit_floats(5);
-        let mut place = || u128::from((u() * 40.0) as u32) << 64 | u128::from((u() * 4.0) as u32);
-        let seeds: Vec<(u128, u32)> = (0..300).map(|s| (place(), s)).collect();
-        let mut visits = Visits::default();
-        visits.start(seeds.iter().copied());
-        let mut heap: BinaryHeap<Reverse<(u128, u32)>> =
-            seeds.iter().copied().map(Reverse).collect();
-        let (mut slot, mut order, mut expected) = (300u32, vec![], vec![]);
-        while let Some(Reverse((at, s))) = heap.pop() {
-            expected.push(s);
-            order.push(visits.pop().expect("as many visits as the heap holds"));
-            for _ in 0..(s % 3).min(1000u32.saturating_sub(slot)) {
-                let met = (at + place() % 3 + 1, slot);
-                slot += 1;
-                heap.push(Reverse(met));
-                visits.push(met);
-            }
-        }
-        assert_eq!(visits.pop(), None);
-        assert!(
-            expected.len() > 500,
-            "the sweep met bodies: {}",
-            expected.len()
-        );
-        assert_eq!(order, expected);
-    }
-
-    #[test]
-    fn a_push_stops_at_a_tile_and_says_where() {
-        // Row 0 solid: a box with its feet on it pushed down stays, blocked below.
-        let map = TileMap::from_ascii("....\n####", 16.0).unwrap();
-        let pass = PassThrough {
-            drop_through: false,
-            climbing: false,
-        };
-        let at = (Vec2::new(24.0, 22.0), Vec2::splat(6.0));
-        let (to, stopped) =
-            apply_push(&map, at, Vec2::new(0.0, -3.0), Mobility::Swept(pass), TOUCH);
-        assert_eq!((to, stopped), (at.0, BOTTOM));
-        let (to, stopped) = apply_push(&map, at, Vec2::new(0.0, -3.0), Mobility::Free, TOUCH);
-        assert_eq!(
-            (to, stopped),
-            (Vec2::new(24.0, 19.0), 0),
-            "no world collision"
-        );
-        let (to, _) = apply_push(&map, at, Vec2::new(2.0, 1.0), Mobility::Swept(pass), TOUCH);
-        assert_eq!(to, Vec2::new(26.0, 23.0));
-        assert_eq!(
-            apply_push(&map, at, Vec2::ONE, Mobility::Fixed, TOUCH),
-            (at.0, 0)
-        );
     }
 }
