@@ -104,7 +104,7 @@ pub struct PhysicsConfig {
     /// Default `0`: the article's response alone.
     ///
     /// It is off by default because it costs more than it should yet: in the benchmark's
-    /// crowd at 16 000 bodies, 4 passes make the step about 2.6 times longer (`BENCHMARKS.md`).
+    /// crowd at 16 000 bodies, 4 passes make the step about 2.5 times longer (`BENCHMARKS.md`).
     ///
     /// ```
     /// use bevy::prelude::*;
