@@ -9,7 +9,8 @@
 //! step, over the pairs detection found and those touching where the response left the bodies
 //! (a body the response moved into one it was not touching at detection). A body is **blocked**
 //! on a side when it touches a solid tile there this step, or once a push toward that side was
-//! stopped by the tile sweep; a kinematic body is blocked on every side. Up to [`PhysicsConfig::relaxation_passes`] times:
+//! stopped by the tile sweep; a kinematic body is blocked on every side. Up to
+//! [`PhysicsConfig::relaxation_passes`] times:
 //!
 //! 1. **Vertical phase, from the support up.** A pair is settled along y when, where the phase
 //!    found it, it overlapped across (along x) more than the tolerance and no less than along y.
@@ -32,25 +33,25 @@
 //!
 //! A phase after the first reads only the pairs that can have changed: those still
 //! overlapping when the phase before read them, the pairs of the bodies it moved, and those
-//! the pass made (see [`begin_phase`](phase::begin_phase)); any other pair is as it was. A reading of the pairs is
-//! cut into pieces, each independent of the others, which the fast path reads at once on the
-//! crew's threads when they are many ([`read_pairs`]).
+//! the pass made (see [`begin_phase`](phase::begin_phase)); any other pair is as it was. A
+//! reading of the pairs is cut into pieces, each independent of the others, which the fast
+//! path reads at once on the crew's threads when they are many ([`read_pairs`]).
 //! 4. The passes end early when one moves nobody.
 //!
 //! Every push goes through the tile sweep, so no body is pushed into a tile.
 //!
-//! **Squeezes.** What the passes leave overlapping by more than [`SQUEEZE_SKINS`](squeeze::SQUEEZE_SKINS) contact
-//! tolerances cannot be undone where the bodies are: a body is **pressed** on a side when it
-//! is blocked there, when a kinematic body touches or overlaps it there, or when a body
-//! touching or overlapping it on that side is itself pressed on that side (so every crate of
-//! a stack between the floor and a platform is pressed from both, and the overlap the stack
-//! is left with, wherever it is, is a squeeze). A body with such an overlap along an
-//! axis, pressed on both sides along it, is squeezed: it is reported
-//! [`Squished`](crate::Squished) once per episode, naming what presses each side (a tile,
-//! or the kinematic or pressed body), and left where relaxation left it. The order in
-//! which bodies are visited depends only on where they are and on their entities, and a body's
-//! push only on the largest need among its partners, so neither the order of the bodies in the
-//! list nor the order of their partners changes the outcome.
+//! **Squeezes.** What the passes leave overlapping by more than
+//! [`SQUEEZE_SKINS`](squeeze::SQUEEZE_SKINS) contact tolerances cannot be undone where the
+//! bodies are: a body is **pressed** on a side when it is blocked there, when a kinematic body
+//! touches or overlaps it there, or when a body touching or overlapping it on that side is
+//! itself pressed on that side (so every crate of a stack between the floor and a platform is
+//! pressed from both, and the overlap the stack is left with, wherever it is, is a squeeze). A
+//! body with such an overlap along an axis, pressed on both sides along it, is squeezed: it is
+//! reported [`Squished`] once per episode, naming what presses each side (a tile, or the
+//! kinematic or pressed body), and left where relaxation left it. The order in which bodies
+//! are visited depends only on where they are and on their entities, and a body's push only
+//! on the largest need among its partners, so neither the order of the bodies in the list nor
+//! the order of their partners changes the outcome.
 //!
 //! Relaxation moves boxes only: velocities, push flags, contacts and messages are the
 //! response's. A body it moved is `Changed<Aabb>`, its `Transform` follows, and it is filed in

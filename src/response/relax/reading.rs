@@ -48,12 +48,12 @@ fn each_piece<T: Send>(
     }
 }
 
-/// Reads every pair that may overlap by more than the tolerance now (see [`begin_phase`](super::phase::begin_phase)) with
-/// `read`, which notes what it finds in its last argument. The pairs are read in pieces (maybe
-/// at once, on `join`'s threads), then what the pieces found is put together in their order,
-/// which is the order of one thread reading them all: the overlapping pairs become
-/// [`Sweeps::live`], the ends of the pairs to settle are added to `sweeps.ahead` and
-/// `sweeps.behind`.
+/// Reads every pair that may overlap by more than the tolerance now (see
+/// [`begin_phase`](super::phase::begin_phase)) with `read`, which notes what it finds in its
+/// last argument. The pairs are read in pieces (maybe at once, on `join`'s threads), then what
+/// the pieces found is put together in their order, which is the order of one thread reading
+/// them all: the overlapping pairs become [`Sweeps::live`], the ends of the pairs to settle are
+/// added to `sweeps.ahead` and `sweeps.behind`.
 pub(super) fn read_pairs<P, F, M>(
     pieces: &[Piece],
     links: &Links<F, M>,
@@ -72,10 +72,14 @@ pub(super) fn read_pairs<P, F, M>(
     if !sweeps.listed {
         sweeps.listed = true;
         let n = pieces.len();
-        // The bodies in the first half of the pieces, by slot.
+        // The bodies in the first half of the pieces, by slot; the second half reads nothing.
         each_piece(join, n >= 8 * READ_IN_PARALLEL, &mut readings, |i, out| {
             out.clear();
-            for k in chunk_range(i, READING_PIECES, n * usize::from(i < READING_PIECES)) {
+            let bodies = match i < READING_PIECES {
+                true => chunk_range(i, READING_PIECES, n),
+                false => 0..0,
+            };
+            for k in bodies {
                 if pieces[k].quiet {
                     continue;
                 }
@@ -160,8 +164,8 @@ pub(super) fn overlapping(a: &Piece, b: &Piece, touch: f32) -> bool {
 
 /// Reads the pair of bodies `k` and `j` for the phase along `dir`: notes it in `live` when
 /// they overlap by more than `touch` on both axes, and lists it to settle (see
-/// [`begin_phase`](super::phase::begin_phase)) when they are a pair along the axis overlapping by more than their
-/// tolerance.
+/// [`begin_phase`](super::phase::begin_phase)) when they are a pair along the axis overlapping
+/// by more than their tolerance.
 pub(super) fn list_pair(
     (pieces, phase): (&[Piece], &PhaseStart),
     (k, j): (usize, usize),

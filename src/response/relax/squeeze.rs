@@ -90,8 +90,8 @@ fn across(sides: u8) -> u8 {
 }
 
 /// Finds the squeezes relaxation left in `pieces` (see the [algorithm](super)): among the pairs
-/// still overlapping ([`Sweeps::live`] after [`relax`](super::relax)), over the partners of `links` and the
-/// pairs the passes made (in `sweeps`), into `out`.
+/// still overlapping ([`Sweeps::live`] after [`relax`](super::relax)), over the partners of
+/// `links` and the pairs the passes made (in `sweeps`), into `out`.
 pub(crate) fn find_squeezes<P, F, M, N>(
     pieces: &[Piece],
     links: &Links<F, M, N>,
