@@ -103,8 +103,10 @@ pub struct PhysicsConfig {
     /// [`Squished`](crate::Squished)).
     /// Default `0`: the article's response alone.
     ///
-    /// It is off by default because it costs more than it should yet: in the benchmark's
-    /// crowd at 16 000 bodies, 4 passes make the step about 2.5 times longer (`BENCHMARKS.md`).
+    /// It is off by default because it costs more than it should yet: 4 passes make the step
+    /// about 1.9 times longer in the benchmark's pile (bodies mostly at rest) at 4 000 and
+    /// 16 000 bodies, and about 2.5 times longer in its crowd (every body walking) at 16 000
+    /// (`BENCHMARKS.md`).
     ///
     /// ```
     /// use bevy::prelude::*;
