@@ -130,10 +130,7 @@ fn a_body_a_platform_pushes_with_room_to_give_way_is_not_squished() {
 
 #[test]
 fn a_stack_too_tall_for_the_gap_under_a_platform_is_squished_through_the_crate_between() {
-    let mut app = app(floor_room());
-    app.world_mut()
-        .resource_mut::<PhysicsConfig>()
-        .relaxation_passes = 4;
+    let mut app = relaxed_app(floor_room(), 4);
     // Two crates 12 tall on the floor (top at 40), a platform 8 tall above (bottom at 56).
     let lower = spawn(&mut app, Vec2::new(100.0, 22.0), HALF, Vec2::ZERO);
     let upper = spawn(&mut app, Vec2::new(100.0, 34.0), HALF, Vec2::ZERO);
@@ -187,10 +184,7 @@ fn a_stack_too_tall_for_the_gap_under_a_platform_is_squished_through_the_crate_b
 
 #[test]
 fn a_stack_squeezed_under_a_platform_is_squished_where_its_crates_still_overlap_wherever_that_is() {
-    let mut app = app(floor_room());
-    app.world_mut()
-        .resource_mut::<PhysicsConfig>()
-        .relaxation_passes = 4;
+    let mut app = relaxed_app(floor_room(), 4);
     // Three crates 12 tall on the floor (top at 52), a platform 8 tall above (bottom at 68).
     let crates = [22.0, 34.0, 46.0].map(|y| spawn(&mut app, Vec2::new(100.0, y), HALF, Vec2::ZERO));
     let [lower, middle, upper] = crates;

@@ -8,15 +8,6 @@ use crate::common::*;
 /// The contact tolerance, grown by the float step of coordinates up to 1 024.
 const TOUCH: f32 = 1e-3 + 1.3e-4;
 
-/// The headless app with `passes` relaxation passes (off by default).
-fn relaxed(map: TileMap, passes: u32) -> App {
-    let mut app = app(map);
-    app.world_mut()
-        .resource_mut::<PhysicsConfig>()
-        .relaxation_passes = passes;
-    app
-}
-
 /// A 40 x 40 room with a floor and both walls.
 fn walled_room() -> TileMap {
     let mut map = floor_room();
@@ -37,7 +28,7 @@ fn worst_over(app: &mut App, boxes: &[Entity], n: usize) -> f32 {
 
 #[test]
 fn a_tower_of_ten_crates_settles_without_overlap_and_then_rests() {
-    let mut app = relaxed(walled_room(), 1);
+    let mut app = relaxed_app(walled_room(), 1);
     let crates: Vec<Entity> = (0..10)
         .map(|i| still_box(&mut app, Vec2::new(320.0, 30.0 + 14.0 * i as f32)))
         .collect();
@@ -54,7 +45,7 @@ fn a_tower_of_ten_crates_settles_without_overlap_and_then_rests() {
 
 #[test]
 fn a_pyramid_of_55_crates_settles_without_overlap_and_then_rests() {
-    let mut app = relaxed(walled_room(), 1);
+    let mut app = relaxed_app(walled_room(), 1);
     let mut crates = Vec::new();
     for row in 0..10 {
         for i in 0..10 - row {
@@ -83,7 +74,7 @@ fn a_pyramid_of_55_crates_settles_without_overlap_and_then_rests() {
 #[test]
 fn a_crowd_of_200_walking_into_a_wall_does_not_interpenetrate() {
     // A heap about 20 bodies across, settled by one pass of sweeps.
-    let mut app = relaxed(walled_room(), 1);
+    let mut app = relaxed_app(walled_room(), 1);
     let mut crowd = Vec::new();
     for row in 0..8 {
         for i in 0..25 {

@@ -59,6 +59,16 @@ pub fn app_without_gravity(map: TileMap) -> App {
     app
 }
 
+/// The same app with `passes` relaxation passes (`PhysicsConfig::relaxation_passes`, off by
+/// default).
+pub fn relaxed_app(map: TileMap, passes: u32) -> App {
+    let mut app = app(map);
+    app.world_mut()
+        .resource_mut::<PhysicsConfig>()
+        .relaxation_passes = passes;
+    app
+}
+
 /// Numbers in [0, 1) from xorshift32 seeded with `seed` (the benchmark scene's generator).
 pub fn unit_floats(seed: u32) -> impl FnMut() -> f32 {
     let mut x = seed;
