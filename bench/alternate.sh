@@ -32,7 +32,7 @@ done
 echo "medians over $rounds alternating rounds at N = $n (ms):"
 for bin in "$@"; do
     printf '%s' "$bin"
-    for stage in integrate tiles partition pairs respond step; do
+    for stage in integrate tiles partition pairs respond relax step; do
         median=$(awk -v bin="$bin" -v stage="$stage" '
             $1 == bin { for (i = 2; i < NF; i += 2) if ($i == stage) print $(i + 1) }' "$out" |
             sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')

@@ -75,6 +75,7 @@ pub const STAGE_MS: [DiagnosticPath; STAGES.len()] = [
     DiagnosticPath::const_new("physics/stage/partition_ms"),
     DiagnosticPath::const_new("physics/stage/pairs_ms"),
     DiagnosticPath::const_new("physics/stage/respond_ms"),
+    DiagnosticPath::const_new("physics/stage/relax_ms"),
     DiagnosticPath::const_new("physics/stage/sensors_ms"),
 ];
 
@@ -106,7 +107,7 @@ impl Plugin for PhysicsDiagnosticsPlugin {
             // After the stage clock's last reading, so the times are this step's.
             record_diagnostics
                 .after(PhysicsSystems::Sense)
-                .after(crate::timing::mark::<{ crate::timing::N }>),
+                .after(crate::timing::mark::<{ crate::timing::LAST_MARK }>),
         );
     }
 }

@@ -481,6 +481,18 @@ pub(crate) fn respond_to_contacts(
 /// partition where they ended ([`update_partition`]).
 pub(crate) struct ResponsePlugin(pub(crate) InternedScheduleLabel);
 
+/// The three steps of [`ResponsePlugin`]'s stage, in order (the stage clock times relaxation
+/// on its own, [`crate::timing`]).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RespondSteps {
+    /// The response.
+    Contacts,
+    /// Relaxation.
+    Relax,
+    /// The crew dismissed, the moved bodies filed in the partition.
+    Finish,
+}
+
 impl Plugin for ResponsePlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<PushFlags>()
@@ -488,10 +500,11 @@ impl Plugin for ResponsePlugin {
             .add_systems(
                 self.0,
                 (
-                    respond_to_contacts,
-                    relax::relax_bodies.run_if(relax::relaxing),
-                    dismiss_crew,
-                    update_partition::<false>,
+                    respond_to_contacts.in_set(RespondSteps::Contacts),
+                    (relax::relax_bodies.run_if(relax::relaxing)).in_set(RespondSteps::Relax),
+                    (dismiss_crew, update_partition::<false>)
+                        .chain()
+                        .in_set(RespondSteps::Finish),
                 )
                     .chain()
                     .in_set(PhysicsSystems::Respond),

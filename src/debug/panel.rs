@@ -96,6 +96,7 @@ const STAGE_COLORS: [egui::Color32; STAGES.len()] = [
     egui::Color32::from_rgb(190, 120, 255),
     egui::Color32::from_rgb(120, 255, 150),
     egui::Color32::from_rgb(255, 120, 120),
+    egui::Color32::from_rgb(255, 160, 200),
     egui::Color32::from_rgb(100, 255, 210),
 ];
 
