@@ -18,6 +18,8 @@ use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
 /// | `physics/awake_bodies` | bodies the step processed in full |
 /// | `physics/pairs_tested`, `physics/pairs_found` | pairs compared, pairs in contact |
 /// | `physics/occupied_cells` | partition cells holding a body |
+/// | `physics/relaxation_passes` | relaxation passes that moved a body |
+/// | `physics/relaxed_bodies` | bodies relaxation moved |
 /// | `physics/step_ms` | the whole step, ms |
 /// | `physics/stage/integrate_ms` ... `physics/stage/sensors_ms` | each stage, ms |
 ///
@@ -66,6 +68,11 @@ pub const PAIRS_TESTED: DiagnosticPath = DiagnosticPath::const_new("physics/pair
 pub const PAIRS_FOUND: DiagnosticPath = DiagnosticPath::const_new("physics/pairs_found");
 /// Cells holding a body ([`PhysicsStats::occupied_cells`]).
 pub const OCCUPIED_CELLS: DiagnosticPath = DiagnosticPath::const_new("physics/occupied_cells");
+/// Relaxation passes that moved a body ([`PhysicsStats::relaxation_passes`]).
+pub const RELAXATION_PASSES: DiagnosticPath =
+    DiagnosticPath::const_new("physics/relaxation_passes");
+/// Bodies relaxation moved ([`PhysicsStats::relaxed_bodies`]).
+pub const RELAXED_BODIES: DiagnosticPath = DiagnosticPath::const_new("physics/relaxed_bodies");
 /// The whole step, in milliseconds.
 pub const STEP_MS: DiagnosticPath = DiagnosticPath::const_new("physics/step_ms");
 /// Each stage, in milliseconds, in the order of [`STAGES`].
@@ -80,12 +87,14 @@ pub const STAGE_MS: [DiagnosticPath; STAGES.len()] = [
 ];
 
 /// The counters, in the order they are recorded.
-const COUNTERS: [DiagnosticPath; 5] = [
+const COUNTERS: [DiagnosticPath; 7] = [
     BODIES,
     AWAKE_BODIES,
     PAIRS_TESTED,
     PAIRS_FOUND,
     OCCUPIED_CELLS,
+    RELAXATION_PASSES,
+    RELAXED_BODIES,
 ];
 
 impl Plugin for PhysicsDiagnosticsPlugin {
@@ -124,6 +133,8 @@ fn record_diagnostics(
         stats.pairs_tested,
         stats.pairs_found,
         stats.occupied_cells,
+        stats.relaxation_passes,
+        stats.relaxed_bodies,
     ];
     for (path, count) in COUNTERS.iter().zip(counts) {
         diagnostics.add_measurement(path, || count as f64);

@@ -69,6 +69,12 @@ pub struct PhysicsStats {
     pub pairs_tested: usize,
     /// Pairs found overlapping or touching.
     pub pairs_found: usize,
+    /// Relaxation passes that moved a body (0 with relaxation off). As many as
+    /// [`PhysicsConfig::relaxation_passes`] allows means relaxation stopped at that limit, not
+    /// because nothing was left to move.
+    pub relaxation_passes: usize,
+    /// Bodies relaxation moved (each once, however many passes moved it).
+    pub relaxed_bodies: usize,
 }
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
@@ -117,6 +123,7 @@ pub(crate) fn detect_pairs(
         occupied_cells: partition.occupied_cells(),
         pairs_tested: found.tested,
         pairs_found: found.pairs,
+        ..default()
     };
 }
 

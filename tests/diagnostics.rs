@@ -3,7 +3,8 @@
 use bevy::diagnostic::{DiagnosticPath, DiagnosticsStore};
 use bevy::prelude::*;
 use bevy_platformer_physics::diagnostics::{
-    AWAKE_BODIES, BODIES, PAIRS_FOUND, PhysicsDiagnosticsPlugin, STAGE_MS, STEP_MS,
+    AWAKE_BODIES, BODIES, PAIRS_FOUND, PhysicsDiagnosticsPlugin, RELAXATION_PASSES, RELAXED_BODIES,
+    STAGE_MS, STEP_MS,
 };
 
 use crate::common::*;
@@ -38,6 +39,9 @@ fn the_step_counters_and_stage_times_are_bevy_diagnostics() {
     assert_eq!(value(&BODIES), Some(3.0));
     assert_eq!(value(&AWAKE_BODIES), Some(stats.awake_bodies as f64));
     assert_eq!(value(&PAIRS_FOUND), Some(1.0), "{stats:?}");
+    // Relaxation is off by default.
+    assert_eq!(value(&RELAXATION_PASSES), Some(0.0));
+    assert_eq!(value(&RELAXED_BODIES), Some(0.0));
     let step_ms = value(&STEP_MS).expect("the step's time");
     let stages: f64 = STAGE_MS
         .iter()

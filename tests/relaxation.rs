@@ -32,10 +32,27 @@ fn a_tower_of_ten_crates_settles_without_overlap_and_then_rests() {
     let crates: Vec<Entity> = (0..10)
         .map(|i| still_box(&mut app, Vec2::new(320.0, 30.0 + 14.0 * i as f32)))
         .collect();
-    step(&mut app, 240);
+    // `PhysicsStats` says what relaxation did: passes (at most the one allowed) and bodies
+    // while the crates land on each other, nothing once they rest.
+    let mut passes = [0; 2];
+    let mut relaxed = 0;
+    for _ in 0..240 {
+        step(&mut app, 1);
+        let stats = *app.world().resource::<PhysicsStats>();
+        passes[stats.relaxation_passes.min(1)] += 1;
+        assert!(stats.relaxation_passes <= 1, "{stats:?}");
+        assert!(stats.relaxed_bodies <= crates.len(), "{stats:?}");
+        relaxed += stats.relaxed_bodies;
+    }
+    assert!(
+        passes[1] > 0 && relaxed >= passes[1],
+        "{passes:?} {relaxed}"
+    );
     let deepest = worst_over(&mut app, &crates, 60);
     assert!(deepest <= TOUCH, "a pair overlaps by {deepest}");
     assert_eq!(awake_bodies(&app), 0, "every crate rests");
+    let stats = *app.world().resource::<PhysicsStats>();
+    assert_eq!((stats.relaxation_passes, stats.relaxed_bodies), (0, 0));
     let top = pos(&app, crates[9]).y;
     assert!(
         (top - (22.0 + 12.0 * 9.0)).abs() < 0.1,

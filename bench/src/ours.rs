@@ -187,18 +187,35 @@ pub fn state_hash(app: &mut App) -> u64 {
 }
 
 /// With `PILE_STAGES` set, the plugin's own stage clock ([`StageTimingPlugin`]) runs, and the
-/// median of each stage over the measured steps is printed at the end (stderr).
+/// median of each stage over the measured steps is printed at the end (stderr), with what
+/// relaxation did ([`PhysicsStats`]).
 pub fn time_stages(app: &mut App) {
-    app.add_plugins(StageTimingPlugin::default());
+    app.add_plugins(StageTimingPlugin::default())
+        .init_resource::<RelaxationCounts>()
+        .add_systems(FixedUpdate, count_relaxation.after(PhysicsSystems::Sense));
 }
 
-/// Prints each stage's median over the last `steps` steps.
+/// Each step's relaxation passes that moved a body, and bodies relaxation moved.
+#[derive(Resource, Default)]
+struct RelaxationCounts(Vec<[f64; 2]>);
+
+fn count_relaxation(stats: Res<PhysicsStats>, mut counts: ResMut<RelaxationCounts>) {
+    let row = [stats.relaxation_passes, stats.relaxed_bodies].map(|c| c as f64);
+    counts.0.push(row);
+}
+
+/// Prints each stage's median over the last `steps` steps, and relaxation's counts.
 pub fn print_stages(app: &mut App, steps: usize) {
     let timings = app.world().resource::<StageTimings>();
     let rows: Vec<_> = (timings.history.iter().rev().take(steps))
         .map(|r| r.map(f64::from))
         .collect();
     let line = crate::report::stage_medians("stages (median ms):", &STAGES, &rows);
+    eprintln!("{line}");
+    let counts = &app.world().resource::<RelaxationCounts>().0;
+    let last = &counts[counts.len().saturating_sub(steps)..];
+    let names = ["passes", "bodies"];
+    let line = crate::report::stage_medians("relaxation (median a step):", &names, last);
     eprintln!("{line}");
     let stats = app.world().resource::<PhysicsStats>();
     eprintln!(

@@ -158,6 +158,8 @@ fn counters(ui: &mut egui::Ui, s: &PhysicsStats, sensed: (usize, usize)) {
             ("occupied cells", s.occupied_cells),
             ("pairs tested", s.pairs_tested),
             ("pairs in contact", s.pairs_found),
+            ("relaxation passes", s.relaxation_passes),
+            ("bodies relaxed", s.relaxed_bodies),
             ("sensors", sensed.0),
             ("bodies in sensors", sensed.1),
         ] {

@@ -74,6 +74,7 @@ use crate::fast::rest::Awake;
 use crate::fast::snapshot::ContactLayout;
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::messages::{InEntityOrder, Squished};
+use crate::pairs::PhysicsStats;
 use crate::partition::Partition;
 use crate::tiles::TileMap;
 use crate::tiles::collide::PassThrough;
@@ -270,8 +271,8 @@ pub(crate) fn contacts_among<I: IntoIterator<Item = usize>>(
 }
 
 /// Relaxes `pieces` in place (see the [algorithm](self)), for at most `passes` passes, each a
-/// vertical phase and a horizontal one, then a search for the pairs the pass made. Returns
-/// whether anybody moved.
+/// vertical phase and a horizontal one, then a search for the pairs the pass made. Returns how
+/// many passes moved anybody.
 pub(crate) fn relax<P, F, M, N>(
     map: &TileMap,
     pieces: &mut [Piece],
@@ -279,7 +280,7 @@ pub(crate) fn relax<P, F, M, N>(
     (passes, touch): (u32, f32),
     sweeps: &mut Sweeps,
     join: &impl Join,
-) -> bool
+) -> u32
 where
     P: IntoIterator<Item = usize>,
     F: Fn(usize) -> P + Sync,
@@ -310,7 +311,7 @@ where
         ahead: true,
     };
     let (partners, mobility) = (&links.partners, &links.mobility);
-    let mut any = false;
+    let mut moving = 0;
     for _ in 0..passes {
         sweeps.pass_moved.clear();
         let all = Links {
@@ -323,10 +324,10 @@ where
         moved |= horizontal_phase(map, pieces, &all, (right, touch), sweeps, join);
         sweeps.pass_moved.extend_from_slice(&sweeps.order.touched);
         sweeps.relaxed.extend_from_slice(&sweeps.pass_moved);
-        any |= moved;
         if !moved {
             break;
         }
+        moving += 1;
         find_made_pairs(pieces, links, touch, sweeps, &mut found);
     }
     // The pairs still overlapping, for the squeezes.
@@ -344,7 +345,7 @@ where
         });
     }
     sweeps.found = found;
-    any
+    moving
 }
 
 /// Whether a piece's box is one that touches anything (finite, with area).
@@ -473,11 +474,12 @@ type RelaxedBodies<'w, 's> = Query<
 /// [`PhysicsConfig::parallel_min_bodies`], in the partition's cells for the bodies the
 /// response did not move and with the moved ones filed where it left them), writes back the
 /// bodies it moved, and reports the squeezes it left ([`Squished`], once per episode, in
-/// entity order).
+/// entity order), and how many passes moved a body and how many bodies it moved in
+/// [`PhysicsStats`].
 pub(crate) fn relax_bodies(
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     (map, partition): (Res<TileMap>, Res<Partition>),
-    layout: Res<ContactLayout>,
+    (layout, mut stats): (Res<ContactLayout>, ResMut<PhysicsStats>),
     mut bodies: RelaxedBodies,
     mut pictures: Local<Pictures>,
     mut squished: MessageWriter<Squished>,
@@ -513,7 +515,7 @@ pub(crate) fn relax_bodies(
         },
     };
     let passes = config.relaxation_passes;
-    let moved = relax(
+    let moving = relax(
         &map,
         pieces,
         &links,
@@ -525,7 +527,8 @@ pub(crate) fn relax_bodies(
     // Write back the bodies that moved (remembering where they are for the next step; a body
     // listed twice is written once), then start the episodes of the squeezed.
     let entity_of = |j: usize| layout.snaps[j].entity;
-    for &k in sweeps.relaxed.iter().filter(|_| moved) {
+    stats.relaxation_passes = moving as usize;
+    for &k in sweeps.relaxed.iter().filter(|_| moving > 0) {
         let center = pieces[k as usize].center;
         if !layout.moved_by_relaxation(k as usize, center) {
             continue;
@@ -540,6 +543,7 @@ pub(crate) fn relax_bodies(
             transform.translation.y = center.y;
         }
         awake.moved();
+        stats.relaxed_bodies += 1;
     }
     for (k, pressers) in &squeezes.found {
         let entity = entity_of(*k);
@@ -649,7 +653,9 @@ mod tests {
     #[test]
     fn a_body_pushed_into_one_it_was_not_paired_with_is_pushed_on_at_the_next_pass() {
         // A wall-held crate, one 2 units into it, and one 1 unit beyond: only the first two
-        // are partners, so the third is met only where the first pass leaves the second.
+        // are partners, so the third is met only where the first pass leaves the second. The
+        // passes stop at the first that moves nobody: the third of four when the pair is seen,
+        // the second when it is not; `relax` counts those that moved somebody.
         let mut pieces = vec![
             piece(0.0, 0.0, LEFT),
             piece(10.0, 0.0, 0),
@@ -671,7 +677,7 @@ mod tests {
                 mobility: |_| Mobility::Free,
                 contacts: contacts_among(move |_| (0..3).filter(move |_| strangers_seen)),
             };
-            relax(
+            let moving = relax(
                 &map,
                 &mut list,
                 &links,
@@ -679,14 +685,13 @@ mod tests {
                 &mut Sweeps::default(),
                 &(),
             );
-            centers(&list)
+            (centers(&list), moving)
         };
-        assert_eq!(
-            solve(true),
-            [Vec2::ZERO, Vec2::new(12.0, 0.0), Vec2::new(24.0, 0.0)]
-        );
+        let seen = [Vec2::ZERO, Vec2::new(12.0, 0.0), Vec2::new(24.0, 0.0)];
+        assert_eq!(solve(true), (seen.to_vec(), 2));
         // Unseen, the third crate is left 1 unit into the second.
-        assert_eq!(solve(false)[2], Vec2::new(23.0, 0.0));
+        let (unseen, moving) = solve(false);
+        assert_eq!((unseen[2], moving), (Vec2::new(23.0, 0.0), 1));
     }
 
     #[test]
