@@ -4,7 +4,8 @@
 #
 #   crowd  the crowd's step at 16 000 bodies with relaxation against the step of the commit
 #          before relaxation (4c3ae7a), the two builds run alternately;
-#   pile   the pile's step with relaxation against rapier's, in pairs (ours, then rapier, the
+#   pile   the pile's step with relaxation against rapier's (the faster peer in the pile, by
+#          2.5 to 3 times over avian2d in BENCHMARKS.md), in pairs (ours, then rapier, the
 #          order flipped every round), at each size.
 #
 # Both benches are built first (the base in a temporary git worktree, sharing the target
@@ -21,8 +22,14 @@ rounds=${1:-5}
 base=${BASE:-4c3ae7a}
 passes=${PASSES:-4}
 sizes=${SIZES:-4000 16000}
-root=$(git rev-parse --show-toplevel)
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+root=$(cd "$(dirname "$0")/.." && pwd)
+CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target}
+# Both builds must find it, from the checkout and from the worktree.
+case $CARGO_TARGET_DIR in
+/*) ;;
+*) CARGO_TARGET_DIR=$PWD/$CARGO_TARGET_DIR ;;
+esac
+export CARGO_TARGET_DIR
 dir=$(mktemp -d)
 trap 'git -C "$root" worktree remove --force "$dir/base-src" 2>/dev/null || true; rm -rf "$dir"' EXIT
 
