@@ -104,9 +104,9 @@ pub struct PhysicsConfig {
     /// Default `0`: the article's response alone.
     ///
     /// It is off by default because it costs more than it should yet: 4 passes make the step
-    /// about 1.9 times longer in the benchmark's pile (bodies mostly at rest) at 4 000 and
-    /// 16 000 bodies, and about 2.5 times longer in its crowd (every body walking) at 16 000
-    /// (`BENCHMARKS.md`).
+    /// about 1.5 times longer in the benchmark's pile (bodies mostly at rest) at 4 000 bodies
+    /// and 1.8 times at 16 000, and about 2 times longer in its crowd (every body walking) at
+    /// 16 000 (`BENCHMARKS.md`).
     ///
     /// ```
     /// use bevy::prelude::*;
