@@ -15,8 +15,8 @@
 #   bench/targets.sh [ROUNDS]        # 5 rounds unless given
 #
 # Environment: BASE (the commit before relaxation, 4c3ae7a), PASSES (relaxation_passes, 4),
-# SIZES (the pile's, "4000 16000"), CARGO_TARGET_DIR (shared by both builds; ./target unless
-# set). About 10 minutes at 5 rounds, once both are built.
+# SIZES (the pile's, "4000 16000"), CARGO_TARGET_DIR (shared by both builds; the checkout's
+# target/ unless set). About 10 minutes at 5 rounds, once both are built.
 set -eu
 rounds=${1:-5}
 base=${BASE:-4c3ae7a}
@@ -43,7 +43,8 @@ if cmp -s "$dir/head" "$dir/base"; then
     exit 1
 fi
 
-# The median step (ms) of one run: BIN ENGINE N, with the environment given before it.
+# The median step (ms) of one run of a bench: `step BIN one ENGINE N`, with the environment
+# given before it.
 step() {
     "$@" 2>/dev/null | sed -n 's/.*"median_ms":\([0-9.]*\).*/\1/p'
 }
