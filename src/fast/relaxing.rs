@@ -14,7 +14,9 @@ use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk, for_ea
 use crate::fast::snapshot::ContactLayout;
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::partition::{CellRange, Partition};
-use crate::response::relax::{ALL_SIDES, Mobility, MovedSearch, Piece, SlotPairs};
+use crate::response::relax::{
+    ALL_SIDES, Mobility, MovedSearch, Piece, SlotPairs, settled_where_detected,
+};
 use crate::tiles::collide::PassThrough;
 
 /// One slot's record: its centre's bits and [`How`] bits. Atomics, so the response's threads
@@ -42,8 +44,8 @@ impl How {
 /// saw it).
 const MOVED: u8 = 1;
 /// The `Ended::moved` byte: the response left the body where detection saw it, overlapping
-/// none of its partners by more than half its contact tolerance on both axes (see
-/// [`Piece::quiet`]).
+/// each of its partners by no more than the pair's tolerance on one axis or the other (see
+/// [`ContactLayout::shallow`] and [`Piece::quiet`]).
 const QUIET: u8 = 2;
 
 fn pack(center: Vec2) -> u64 {
@@ -129,12 +131,16 @@ impl ContactLayout {
         );
     }
 
-    /// Whether slot `k`'s body overlapped none of its partners at detection by more than half
-    /// its contact tolerance on both axes: where it still is, it overlaps none of them by more
-    /// than the pair's tolerance (a pair the response made has a body it moved).
+    /// Whether each of slot `k`'s pairs at detection is one that no phase of relaxation settles
+    /// while neither body moves ([`settled_where_detected`]). (A pair the response made has a
+    /// body it moved, which is not quiet.)
     fn shallow(&self, k: usize) -> bool {
-        let half_skin = self.snaps[k].skin * 0.5;
-        (self.now.links_of(k).iter()).all(|l| l.overlap.abs().min_element() <= half_skin)
+        let me = self.snaps[k].skin;
+        (self.now.links_of(k).iter()).all(|l| {
+            // The pair's tolerance, as detection worked it out.
+            let skin = me.max(self.snaps[l.other as usize].skin);
+            settled_where_detected(l.overlap, skin)
+        })
     }
 
     /// How relaxation may move slot `k`'s body: not at all when it is kinematic or was not
@@ -571,7 +577,6 @@ impl MadePairs {
         touch: f32,
         threads: Threads,
     ) {
-        let slots = pieces.len();
         let detected_at = |k: usize| layout.snaps[k].center;
         self.residents
             .file((partition, pieces), detected_at, touch, threads);
@@ -618,12 +623,15 @@ impl MadePairs {
         }
         self.pairs.sort_unstable();
         self.pairs.dedup();
+        // Where each slot's pairs start, up to the last slot with one (most steps of a pile
+        // make none).
+        let listed = self.pairs.last().map_or(0, |&(k, _)| k as usize + 1);
         self.starts.clear();
-        self.starts.resize(slots + 1, 0);
+        self.starts.resize(listed + 1, 0);
         for &(k, _) in &self.pairs {
             self.starts[k as usize + 1] += 1;
         }
-        for k in 0..slots {
+        for k in 0..listed {
             self.starts[k + 1] += self.starts[k];
         }
     }
@@ -631,7 +639,10 @@ impl MadePairs {
     /// Slot `k`'s partners in the pairs the response made.
     #[inline]
     pub(crate) fn of(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
-        let range = self.starts[k] as usize..self.starts[k + 1] as usize;
+        let range = match self.starts.get(k..k + 2) {
+            Some(&[start, end]) => start as usize..end as usize,
+            _ => 0..0,
+        };
         self.pairs[range].iter().map(|&(_, j)| j as usize)
     }
 }

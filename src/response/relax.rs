@@ -71,6 +71,7 @@ use crate::fast::crew::CrewSlot;
 use crate::fast::parallel::CrewJoin;
 use crate::fast::relaxing::MadePairs;
 use crate::fast::rest::Awake;
+use crate::fast::rows::DENSE;
 use crate::fast::snapshot::ContactLayout;
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::messages::{InEntityOrder, Squished};
@@ -84,6 +85,7 @@ mod reading;
 mod squeeze;
 mod sweep;
 use phase::{Direction, PhaseStart, horizontal_phase, vertical_phase};
+pub(crate) use reading::settled_where_detected;
 use reading::{Reading, overlapping, read_pairs};
 pub(crate) use squeeze::{Squeezes, find_squeezes, squished_by_relaxation};
 use sweep::Order;
@@ -97,9 +99,11 @@ pub(crate) struct Piece {
     pub(crate) blocked: u8,
     /// Its entity's bits: the last word of the order in which a sweep visits bodies.
     pub(crate) id: u64,
-    /// Known to overlap none of its partners by more than half the contact tolerance on both
-    /// axes (a shortcut the fast path knows for bodies the response left where detection saw
-    /// them; `false` when not known). Cleared when relaxation moves it.
+    /// Known to overlap each of its partners by no more than their pair's tolerance on one
+    /// axis or the other, where the first phase reads them (a shortcut the fast path knows for
+    /// bodies the response left where detection saw them; `false` when not known): the first
+    /// reading skips its pairs with other quiet bodies, which no phase would settle. Cleared
+    /// when relaxation moves it.
     pub(crate) quiet: bool,
 }
 
@@ -452,6 +456,8 @@ pub(crate) struct Pictures {
     squished: InEntityOrder<Squished>,
     /// What each piece of the search for the pairs a pass made found.
     search_chunks: core::cell::RefCell<Vec<SlotPairs>>,
+    /// The bodies whose episode of squeezes ends this step.
+    unsqueezed: Vec<Entity>,
 }
 
 /// The bodies relaxation moves, and their episodes of squeezes.
@@ -496,6 +502,7 @@ pub(crate) fn relax_bodies(
         squeezes,
         squished: found,
         search_chunks,
+        unsqueezed,
     } = &mut *pictures;
     layout.pieces_into(pieces);
     let threads = crew.threads(slots >= config.parallel_min_bodies);
@@ -555,14 +562,20 @@ pub(crate) fn relax_bodies(
             found.push(squished_by_relaxation(entity, center, pressers, entity_of));
         });
     }
-    // End the episodes of the bodies squeezed no more (reading each body's state only).
-    for (entity, _, _, _, mut state) in &mut bodies {
-        if state.is_raised(warn_bits::SQUEEZED) {
-            let squeezed = layout
-                .now
-                .slot(entity)
-                .is_some_and(|k| squeezes.squeezed[k]);
-            warn_once_while(&mut state, warn_bits::SQUEEZED, squeezed, || {});
+    // End the episodes of the bodies squeezed no more: every body's state read table by table,
+    // the few whose episode ends written.
+    unsqueezed.clear();
+    for (entities, _, _, _, states) in bodies.contiguous_iter().expect(DENSE) {
+        for (&entity, state) in entities.iter().zip(states) {
+            let squeezed = || (layout.now.slot(entity)).is_some_and(|k| squeezes.squeezed[k]);
+            if state.is_raised(warn_bits::SQUEEZED) && !squeezed() {
+                unsqueezed.push(entity);
+            }
+        }
+    }
+    for &entity in unsqueezed.iter() {
+        if let Ok((_, _, _, _, mut state)) = bodies.get_mut(entity) {
+            warn_once_while(&mut state, warn_bits::SQUEEZED, false, || {});
         }
     }
     found.write(&mut squished);

@@ -4,6 +4,8 @@
 use super::phase::{Direction, PhaseStart};
 use super::{Join, Links, Mobility, Piece, Sweeps};
 use crate::fast::parallel::chunk_range;
+use bevy::math::Vec2;
+
 use crate::geometry::pair_skin;
 
 /// What (a piece of) a reading of the pairs found: the pairs overlapping by more than the
@@ -156,6 +158,18 @@ pub(super) fn overlap_on(a: &Piece, b: &Piece, axis: usize) -> f32 {
     (a.half[axis] + b.half[axis]) - (a.center[axis] - b.center[axis]).abs()
 }
 
+/// Whether a pair that pair detection found overlapping by `overlap` (its signed overlap within
+/// the pair's tolerance `skin`) is one no phase settles while neither body moves: within `skin`
+/// on one axis or the other. A phase computes the pair's overlap along an axis with the
+/// operations detection used, on the same centres (so to the bit), and settles a pair only
+/// where it overlaps by more than `skin` on both axes; it may note the pair as overlapping (by
+/// more than the contact tolerance on both), which changes nothing, a squeeze being many
+/// tolerances deep. (What `Piece::quiet` rests on.)
+#[inline]
+pub(crate) fn settled_where_detected(overlap: Vec2, skin: f32) -> bool {
+    overlap.abs().min_element() <= skin
+}
+
 /// Whether bodies `a` and `b` overlap by more than `touch` on both axes.
 pub(super) fn overlapping(a: &Piece, b: &Piece, touch: f32) -> bool {
     let o = (a.half + b.half) - (a.center - b.center).abs();
@@ -186,9 +200,12 @@ pub(super) fn list_pair(
     };
     let (a, b) = (&pieces[first], &pieces[second]);
     // How far the second must move on, if they are a pair along the axis: the cheap tests
-    // first (the tolerance is at least `touch`).
+    // first (the tolerance is at least `touch`). The second is not behind the first where the
+    // phase found them, which is where they are, so this is their overlap along the axis
+    // ([`overlap_on`]) to the bit: the overlap pair detection computed, for bodies that have
+    // not moved since (see `Piece::quiet`).
     let gap = a.half[dir.axis] + b.half[dir.axis];
-    let over = a.center[dir.axis] + gap - b.center[dir.axis];
+    let over = gap - (b.center[dir.axis] - a.center[dir.axis]);
     if over.is_nan() || over <= touch {
         return;
     }
@@ -207,7 +224,71 @@ pub(super) fn list_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::response::relax::tests::piece;
+    use crate::response::relax::tests::{TOUCH, piece};
+
+    #[test]
+    fn a_pair_detected_within_its_tolerance_on_one_axis_is_settled_in_no_phase() {
+        use crate::geometry::signed_overlap_within;
+        // Pairs touching along one axis by about their tolerance, give or take two, and
+        // overlapping across it by up to two units, up to 40 000 units from the origin, where
+        // a float step of a coordinate (0.004) is four times the tolerance.
+        let mut u = crate::test_rng::unit_floats(0x0B5E);
+        let (mut settled, mut listed) = (0, 0);
+        for _ in 0..200_000 {
+            let along = (u() * 2.0) as usize % 2;
+            let a_center = Vec2::new(u() - 0.5, u() - 0.5) * 80_000.0;
+            let (a_half, b_half) = (
+                Vec2::new(2.0 + 10.0 * u(), 2.0 + 10.0 * u()),
+                Vec2::new(2.0 + 10.0 * u(), 2.0 + 10.0 * u()),
+            );
+            let skin = pair_skin(TOUCH, a_center, a_center);
+            let mut offset = Vec2::ZERO;
+            offset[along] = a_half[along] + b_half[along] - (u() * 4.0 - 1.0) * skin;
+            offset[1 - along] = (u() - 0.5) * (a_half[1 - along] + b_half[1 - along]);
+            let b_center = a_center + offset * if u() < 0.5 { 1.0 } else { -1.0 };
+            let skin = pair_skin(TOUCH, a_center, b_center);
+            let Some(o) = signed_overlap_within(a_center, a_half, b_center, b_half, skin) else {
+                continue;
+            };
+            let pieces = [
+                Piece {
+                    center: a_center,
+                    half: a_half,
+                    id: 1,
+                    ..piece(0.0, 0.0, 0)
+                },
+                Piece {
+                    center: b_center,
+                    half: b_half,
+                    id: 2,
+                    ..piece(0.0, 0.0, 0)
+                },
+            ];
+            let mut phase = PhaseStart::default();
+            phase.begin(&pieces);
+            let mut out = Reading::default();
+            for axis in 0..2 {
+                phase.new_phase(&pieces, axis, &[]);
+                let dir = Direction { axis, ahead: true };
+                list_pair((&pieces, &phase), (0, 1), dir, TOUCH, &mut out);
+                list_pair((&pieces, &phase), (1, 0), dir, TOUCH, &mut out);
+            }
+            if settled_where_detected(o, skin) {
+                settled += 1;
+                assert!(
+                    out.ahead.is_empty() && out.behind.is_empty(),
+                    "{a_center} {a_half} {b_center} {b_half}: {o} within {skin}, listed"
+                );
+            } else if !out.ahead.is_empty() {
+                listed += 1;
+            }
+        }
+        // Both kinds came up many times.
+        assert!(
+            settled > 50_000 && listed > 50_000,
+            "{settled} settled, {listed} listed"
+        );
+    }
 
     /// Runs the pieces of work in the reverse order, counting the times it is handed pieces.
     #[derive(Default)]
