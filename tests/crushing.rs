@@ -222,3 +222,48 @@ fn a_stack_squeezed_under_a_platform_is_squished_where_its_crates_still_overlap_
     );
     assert_eq!(of(middle).pressed_by(Side::Top), Some(Presser::Body(upper)));
 }
+
+#[test]
+fn a_squeeze_undone_in_a_step_that_leaves_every_body_quiet_ends_its_episode() {
+    // Relaxation skips a step in which every body is quiet (none overlaps another by more than
+    // the tolerance where the response left it): the episodes of squeezes end there as in any
+    // other step, so that the next squeeze is reported again.
+    let mut app = relaxed_app(floor_room(), 4);
+    let lower = spawn(&mut app, Vec2::new(100.0, 22.0), HALF, Vec2::ZERO);
+    let upper = spawn(&mut app, Vec2::new(100.0, 34.0), HALF, Vec2::ZERO);
+    step(&mut app, 5);
+    // A platform whose bottom (at 34) is 6 units below the top of the stack: it does not fit.
+    let platform = press(&mut app, Vec2::new(100.0, 38.0), Vec2::ZERO);
+    let put = |app: &mut App, at: [(Entity, Vec2); 3]| {
+        for (body, center) in at {
+            app.world_mut().get_mut::<Aabb>(body).unwrap().center = center;
+            set_vel(app, body, Vec2::ZERO);
+        }
+    };
+    let squeezed_stack = [
+        (lower, Vec2::new(100.0, 22.0)),
+        (upper, Vec2::new(100.0, 34.0)),
+        (platform, Vec2::new(100.0, 38.0)),
+    ];
+    step(&mut app, 3);
+    let seen = drain::<Squished>(&mut app);
+    assert_eq!(seen.len(), 2, "one message for each crate: {seen:?}");
+
+    // Taken apart by the game in one go: nobody touches anybody at the next step.
+    put(
+        &mut app,
+        [
+            (lower, Vec2::new(300.0, 22.0)),
+            (upper, Vec2::new(400.0, 22.0)),
+            (platform, Vec2::new(100.0, 200.0)),
+        ],
+    );
+    step(&mut app, 3);
+    assert_eq!(drain::<Squished>(&mut app), vec![]);
+
+    // Put back: a new episode, reported again.
+    put(&mut app, squeezed_stack);
+    step(&mut app, 3);
+    let seen = drain::<Squished>(&mut app);
+    assert_eq!(seen.len(), 2, "a new episode for each crate: {seen:?}");
+}

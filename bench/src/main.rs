@@ -32,6 +32,7 @@ mod scene_tests;
 
 use std::process::Command;
 
+use bevy::app::FixedUpdate;
 use bevy::math::Vec2;
 use std::time::Instant;
 
@@ -336,6 +337,13 @@ fn run_one(engine: &str, n: usize) -> Run {
     let stages = ours.is_some() && std::env::var_os("PILE_STAGES").is_some();
     if stages {
         ours::time_stages(&mut app);
+    }
+    if std::env::var_os("PILE_FIXED_ONE_THREAD").is_some() {
+        // A game's choice, not the comparison's: `FixedUpdate` on Bevy's single-threaded
+        // executor, which hands no system to a task (see BENCHMARKS.md).
+        app.edit_schedule(FixedUpdate, |fixed| {
+            fixed.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        });
     }
     app.finish();
     app.cleanup();

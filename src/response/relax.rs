@@ -505,32 +505,37 @@ pub(crate) fn relax_bodies(
         unsqueezed,
     } = &mut *pictures;
     layout.pieces_into(pieces);
-    let threads = crew.threads(slots >= config.parallel_min_bodies);
-    made.find(&layout, (&partition, pieces), touch, threads);
-    let made = &*made;
-    let layout_ref = &*layout;
-    let links = Links {
-        partners: |k: usize| {
-            let found = layout_ref.now.links_of(k).iter().map(|l| l.other as usize);
-            found.chain(made.of(k))
-        },
-        mobility: |k: usize| layout_ref.mobility(k),
-        contacts: |search: &MovedSearch, out: &mut Vec<(u32, u32)>| {
-            let mut chunks = search_chunks.borrow_mut();
-            let filed = (&*partition, &made.residents);
-            layout_ref.touching_moved(filed, search, threads, (&mut chunks, out));
-        },
+    // Every body quiet (an empty slot has no pair): the response moved nobody, so it made no
+    // pair, no phase would settle a pair, and nobody is squeezed (a settled scene).
+    let moving = if pieces
+        .iter()
+        .all(|p| p.quiet || p.id == Entity::PLACEHOLDER.to_bits())
+    {
+        squeezes.none(slots);
+        0
+    } else {
+        let threads = crew.threads(slots >= config.parallel_min_bodies);
+        made.find(&layout, (&partition, pieces), touch, threads);
+        let made = &*made;
+        let layout_ref = &*layout;
+        let links = Links {
+            partners: |k: usize| {
+                let found = layout_ref.now.links_of(k).iter().map(|l| l.other as usize);
+                found.chain(made.of(k))
+            },
+            mobility: |k: usize| layout_ref.mobility(k),
+            contacts: |search: &MovedSearch, out: &mut Vec<(u32, u32)>| {
+                let mut chunks = search_chunks.borrow_mut();
+                let filed = (&*partition, &made.residents);
+                layout_ref.touching_moved(filed, search, threads, (&mut chunks, out));
+            },
+        };
+        let passes = config.relaxation_passes;
+        let join = CrewJoin(threads);
+        let moving = relax(&map, pieces, &links, (passes, touch), sweeps, &join);
+        find_squeezes(pieces, &links, touch, sweeps, squeezes);
+        moving
     };
-    let passes = config.relaxation_passes;
-    let moving = relax(
-        &map,
-        pieces,
-        &links,
-        (passes, touch),
-        sweeps,
-        &CrewJoin(threads),
-    );
-    find_squeezes(pieces, &links, touch, sweeps, squeezes);
     // Write back the bodies that moved (remembering where they are for the next step; a body
     // listed twice is written once), then start the episodes of the squeezed.
     let entity_of = |j: usize| layout.snaps[j].entity;

@@ -104,10 +104,7 @@ pub(crate) fn find_squeezes<P, F, M, N>(
     M: Fn(usize) -> Mobility,
 {
     let n = pieces.len();
-    out.deep.clear();
-    out.found.clear();
-    out.squeezed.clear();
-    out.squeezed.resize(n, false);
+    out.none(n);
     let fixed = |k: usize| (links.mobility)(k) == Mobility::Fixed;
     let partners = |k: usize| (links.partners)(k).into_iter().chain(sweeps.found.of(k));
     let moving = |k: usize| !fixed(k) && valid(&pieces[k]);
@@ -175,6 +172,14 @@ pub(crate) fn find_squeezes<P, F, M, N>(
 }
 
 impl Squeezes {
+    /// Nobody of `bodies` slots squeezed.
+    pub(crate) fn none(&mut self, bodies: usize) {
+        self.deep.clear();
+        self.found.clear();
+        self.squeezed.clear();
+        self.squeezed.resize(bodies, false);
+    }
+
     /// Works out whether each body of a deep pair along the axis of `side`, and each body it
     /// depends on, is pressed on `side`: it is when it is blocked there, when a body that
     /// never moves touches or overlaps it there, or when a body touching or overlapping it
