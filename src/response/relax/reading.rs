@@ -229,9 +229,9 @@ mod tests {
     #[test]
     fn a_pair_detected_within_its_tolerance_on_one_axis_is_settled_in_no_phase() {
         use crate::geometry::signed_overlap_within;
-        // Pairs touching along one axis by about their tolerance, give or take two, and
-        // overlapping across it by up to two units, up to 40 000 units from the origin, where
-        // a float step of a coordinate (0.004) is four times the tolerance.
+        // Pairs overlapping along one axis by -1 to 3 times their tolerance and across it by
+        // half to all of their reach, up to 40 000 units from the origin, where a float step
+        // of a coordinate (0.004) is four times the tolerance.
         let mut u = crate::test_rng::unit_floats(0x0B5E);
         let (mut settled, mut listed) = (0, 0);
         for _ in 0..200_000 {
