@@ -330,8 +330,7 @@ impl Residents {
         self.filed.clear();
         self.widest = 0.0;
         for (k, piece) in pieces.iter().enumerate() {
-            let real = piece.id != Entity::PLACEHOLDER.to_bits();
-            if self.moved[k] || self.everyone && real {
+            if self.moved[k] || self.everyone && !piece.empty_slot() {
                 self.filed.push(k as u32);
                 self.widest = self.widest.max(piece.half.x);
             }

@@ -107,6 +107,14 @@ pub(crate) struct Piece {
     pub(crate) quiet: bool,
 }
 
+impl Piece {
+    /// The piece of an empty slot (no body: it has no pair).
+    #[inline]
+    pub(crate) fn empty_slot(&self) -> bool {
+        self.id == Entity::PLACEHOLDER.to_bits()
+    }
+}
+
 /// Every side: how a kinematic body is blocked (nothing moves it).
 pub(crate) const ALL_SIDES: u8 = 0xF;
 
@@ -507,10 +515,7 @@ pub(crate) fn relax_bodies(
     layout.pieces_into(pieces);
     // Every body quiet (an empty slot has no pair): the response moved nobody, so it made no
     // pair, no phase would settle a pair, and nobody is squeezed (a settled scene).
-    let moving = if pieces
-        .iter()
-        .all(|p| p.quiet || p.id == Entity::PLACEHOLDER.to_bits())
-    {
+    let moving = if pieces.iter().all(|p| p.quiet || p.empty_slot()) {
         squeezes.none(slots);
         0
     } else {
