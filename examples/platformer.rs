@@ -22,9 +22,13 @@
 //! | right mouse | place a solid tile |
 //!
 //! Bodies that touch another body are drawn semi-transparent. The platform going up and down
-//! is one-way: jump up through it. The circle at the top right is a sensor: reaching it logs a
-//! message. "Save level" writes the level with your tile edits as ASCII to
-//! `assets/levels/<name>.txt` (the name of the level played). With
+//! in the middle is one-way: jump up through it. The solid one in the room at the bottom right
+//! is a crusher: it lifts its crate (or you) to just under the ceiling, and the crushed body is
+//! reported `Squished` (the panel counts it and flashes it red). Relaxation is on (4 passes),
+//! so clones and crates pushed together stack and stand side by side instead of sinking into
+//! each other; the window at the top right sets the passes (0 turns it off). The circle at the
+//! top right is a sensor: reaching it logs a message. "Save level" writes the level with your
+//! tile edits as ASCII to `assets/levels/<name>.txt` (the name of the level played). With
 //! `PLATFORMER_SMOKE=shot.png` set, it plays a fixed script instead of reading the keyboard,
 //! saves a screenshot, checks what it drew and exits (the window test in CI).
 
@@ -99,6 +103,12 @@ fn main() -> AppExit {
             InterpolationPlugin,
         ))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
+        // Bodies pushed together are pushed apart within the step (off by default: its cost
+        // shows in scenes of thousands of bodies, not in this one).
+        .insert_resource(PhysicsConfig {
+            relaxation_passes: 4,
+            ..default()
+        })
         // The game as it looks: the overlays start off (but the sensors), the panel on.
         .insert_resource(common::quiet_overlays())
         .init_resource::<Controls>()
@@ -371,11 +381,11 @@ fn announce_goal(mut entered: MessageReader<SensorEntered>, players: Query<(), W
     }
 }
 
-/// The character's size, the controls, and "Save level", at the top right (the debug panel
-/// is at the top left).
+/// The character's size, the controls, relaxation's passes and "Save level", at the top right
+/// (the debug panel is at the top left).
 fn character_window(
     mut contexts: EguiContexts,
-    mut size: ResMut<CharacterSize>,
+    (mut size, mut config): (ResMut<CharacterSize>, ResMut<PhysicsConfig>),
     mut file: ResMut<LevelFile>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -388,6 +398,11 @@ fn character_window(
             ui.small("WASD / arrows: walk, jump, climb, drop · Space: clone\nmouse: left remove, middle one-way, right solid");
             if s != size.0 {
                 size.0 = s;
+            }
+            let mut passes = config.relaxation_passes;
+            ui.add(egui::Slider::new(&mut passes, 0..=8).text("relaxation passes"));
+            if passes != config.relaxation_passes {
+                config.relaxation_passes = passes;
             }
             ui.separator();
             ui.label(format!("level: {}", file.path));

@@ -1,5 +1,7 @@
 //! Thousands of bodies in the benchmark's "pile" scene, with the panel's counters and stage
-//! timings. The body count is the first argument (default 4000).
+//! timings. The body count is the first argument (default 4000). Relaxation is on (4 passes):
+//! R switches it off and on again, to see the piles sink into themselves without it, and the
+//! panel's `relax` stage time what it costs.
 //!
 //! ```sh
 //! cargo run --example stress --features debug -- 8000
@@ -34,10 +36,15 @@ fn main() -> AppExit {
         ))
         .add_plugins(ScreenshotAfter(240))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
+        .insert_resource(PhysicsConfig {
+            relaxation_passes: PASSES,
+            ..default()
+        })
         // Thousands of boxes: keep the panel, drop the per-body overlays.
         .insert_resource(common::quiet_overlays())
         .insert_resource(Pile(n))
         .add_systems(Startup, setup)
+        .add_systems(Update, switch_relaxation)
         .add_systems(
             FixedUpdate,
             swing_platforms.before(PhysicsSystems::Integrate),
@@ -47,6 +54,9 @@ fn main() -> AppExit {
 
 #[derive(Resource)]
 struct Pile(usize);
+
+/// Relaxation's passes while it is on.
+const PASSES: u32 = 4;
 
 /// Counts fixed steps, to reverse the platforms as the benchmark scene does.
 #[derive(Component)]
@@ -90,5 +100,14 @@ fn swing_platforms(mut platforms: Query<(&mut Velocity, &mut Swing)>) {
         if pile_scene::reverses_after(s.0) {
             v.x = -v.x;
         }
+    }
+}
+
+/// R switches relaxation off and on.
+fn switch_relaxation(keys: Res<ButtonInput<KeyCode>>, mut config: ResMut<PhysicsConfig>) {
+    if keys.just_pressed(KeyCode::KeyR) {
+        let on = config.relaxation_passes == 0;
+        config.relaxation_passes = if on { PASSES } else { 0 };
+        info!("relaxation {}", if on { "on" } else { "off" });
     }
 }

@@ -204,8 +204,8 @@ fn the_current_level_becomes_the_map_and_spawns_its_objects() {
     apply(&mut app, "levels/demo.txt");
     assert_eq!(app.world().resource::<TileMap>().width(), 72);
     assert_eq!(count::<With<SpawnPoint>>(&mut app), 1);
-    assert_eq!(count::<With<PathPlatform>>(&mut app), 2);
-    // Its lift (`v`) is one-way, in both files.
+    assert_eq!(count::<With<PathPlatform>>(&mut app), 3);
+    // Its lift (`v`) is one-way, in both files (the crusher, `V`, is solid).
     assert_eq!(
         count::<(With<PathPlatform>, With<OneWayPlatform>)>(&mut app),
         1
@@ -253,6 +253,68 @@ fn a_path_platform_reaches_each_end_exactly_and_turns_back() {
         "turns at once: {:?}",
         &seen[74..80]
     );
+}
+
+#[test]
+fn the_demo_levels_crusher_squishes_what_it_lifts() {
+    // The bottom-right room of the demo: a solid lift (`V`) rising 64 units from the floor to
+    // 4 units under the ceiling, with a 14-unit crate on it, crushed once a trip so the game's
+    // panel flashes it. The demo's character (12 by 20) riding beside the crate is crushed
+    // once: the lift, rising on, soon overlaps it more along y than the 13 units along x, so
+    // the response pushes it out sideways, and it falls to the floor beside the lift.
+    for passes in [0, 4] {
+        let mut app = level_app("assets");
+        app.world_mut()
+            .resource_mut::<PhysicsConfig>()
+            .relaxation_passes = passes;
+        apply(&mut app, "levels/demo.tmx");
+        let world = app.world_mut();
+        let in_the_room =
+            |(entity, aabb): (Entity, &Aabb)| (aabb.center.x == 1096.0).then_some(entity);
+        let mut solid_lifts = world
+            .query_filtered::<(Entity, &Aabb), (With<PathPlatform>, Without<OneWayPlatform>)>();
+        let lift = solid_lifts
+            .iter(world)
+            .find_map(in_the_room)
+            .expect("the crusher");
+        let mut crates = world.query_filtered::<(Entity, &Aabb), With<LevelCrate>>();
+        let crate_on_it = crates.iter(world).find_map(in_the_room).expect("its crate");
+        let rider_half = Vec2::new(6.0, 10.0);
+        let rider = spawn(&mut app, Vec2::new(1079.0, 39.0), rider_half, Vec2::ZERO);
+        // The ceiling's underside (row 17 from the top of 24); each body, its half height and
+        // how many times it is squished.
+        let ceiling = 6.0 * 16.0;
+        let bodies = [(crate_on_it, 7.0, 2), (rider, rider_half.y, 1)];
+        let mut squished = Vec::new();
+        // Two round trips of 128 units at 50 units a second, and a little more.
+        for i in 0..330 {
+            step(&mut app, 1);
+            for (body, half, _) in bodies {
+                let top = pos(&app, body).y + half;
+                assert!(
+                    top <= ceiling + 0.01,
+                    "passes {passes}, step {i}: {top} in the ceiling"
+                );
+            }
+            squished.extend(drain::<Squished>(&mut app));
+        }
+        for (body, _, times) in bodies {
+            let episodes: Vec<&Squished> = squished.iter().filter(|s| s.entity == body).collect();
+            assert_eq!(episodes.len(), times, "passes {passes}: {episodes:?}");
+            for s in episodes {
+                assert!(s.vertically && !s.horizontally, "passes {passes}: {s:?}");
+                assert_eq!(s.pressed_by(Side::Top), Some(Presser::Tile));
+                assert_eq!(s.pressed_by(Side::Bottom), Some(Presser::Body(lift)));
+            }
+        }
+        // The character on the floor (its top 16), left of the lift (48 wide).
+        let at = pos(&app, rider);
+        assert_eq!(at.y, 16.0 + rider_half.y, "passes {passes}");
+        assert!(
+            at.x + rider_half.x <= 1096.0 - 24.0 + 1e-3,
+            "passes {passes}: {at}"
+        );
+    }
 }
 
 #[test]
