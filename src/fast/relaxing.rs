@@ -276,7 +276,7 @@ pub(crate) struct Residents {
     moved_cells: Vec<u32>,
     /// The grid's width in cells.
     width: u32,
-    /// No body filed has a larger half width.
+    /// No body filed in a cell (an invalid box is filed nowhere) has a larger half width.
     widest: f32,
 }
 
@@ -328,11 +328,9 @@ impl Residents {
         self.everyone = moved * FILE_EVERY_BODY > slots;
         let threads = threads.filter(|_| self.everyone);
         self.filed.clear();
-        self.widest = 0.0;
         for (k, piece) in pieces.iter().enumerate() {
             if self.moved[k] || self.everyone && !piece.empty_slot() {
                 self.filed.push(k as u32);
-                self.widest = self.widest.max(piece.half.x);
             }
         }
         // 1. The cells of each body filed.
@@ -377,8 +375,10 @@ impl Residents {
         }
         self.placed.clear();
         self.placed.resize(total as usize, 0);
+        self.widest = 0.0;
         for (&k, &range) in self.filed.iter().zip(&self.ranges) {
             if range != UNFILED {
+                self.widest = self.widest.max(pieces[k as usize].half.x);
                 for_each_cell(range, width, |c| {
                     self.placed[self.counts[c] as usize] = k;
                     self.counts[c] += 1;
@@ -724,6 +724,8 @@ mod tests {
             piece(59.9995, 100.0, 40),
             piece(f32::NAN, 0.0, 50),
         ];
+        // Invalid too, and the widest: not counted among the filed bodies' widths.
+        pieces[4].half.x = f32::INFINITY;
         // Where detection saw them: the second did not move since.
         let mut seen = vec![
             Vec2::new(30.0, 32.0),
@@ -755,6 +757,7 @@ mod tests {
             4,
             "the invalid box is filed nowhere"
         );
+        assert_eq!(residents.widest, 4.0, "the widest body filed in a cell");
         assert_eq!(residents.moved[..6], [true, false, true, true, true, false]);
         assert_eq!(residents.moved_cells, [0, 4, 5, 7]);
 
