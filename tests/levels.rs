@@ -1,5 +1,6 @@
 //! Levels as assets: both loaders on every level in `assets/`, the bad-file errors, the
-//! objects a level spawns, its moving platforms, and a level replaced under resting bodies.
+//! objects a level spawns, its moving platforms (the demo's crusher among them), and a level
+//! replaced under resting bodies.
 
 use std::path::PathBuf;
 use std::time::Duration;
