@@ -1,11 +1,11 @@
 //! A phase's reading of the pairs: which pairs overlap by more than the tolerance, and which
 //! are to be settled along the phase's axis, read in pieces that are independent of each other.
 
+use bevy::math::Vec2;
+
 use super::phase::{Direction, PhaseStart};
 use super::{Join, Links, Mobility, Piece, Sweeps};
 use crate::fast::parallel::chunk_range;
-use bevy::math::Vec2;
-
 use crate::geometry::pair_skin;
 
 /// What (a piece of) a reading of the pairs found: the pairs overlapping by more than the
