@@ -297,7 +297,7 @@ impl BodyState {
 
 /// Calls `say` when `bad` starts holding for this body (once per episode), and forgets the
 /// warning once it stops holding. Takes the change-tracking wrapper (a `Mut` or a
-/// [`Tracked`] row) so the state is only marked changed when a warning bit actually changes.
+/// [`Tracked`](crate::fast::rows::Tracked) row) so the state is only marked changed when a warning bit actually changes.
 ///
 /// Runs for every body several times a step and almost never changes anything: the check is
 /// inlined, the change is not.

@@ -338,7 +338,7 @@ pub(crate) fn integrate(
     }
 }
 
-/// The first stage, [`PhysicsSystems::Integrate`](crate::PhysicsSystems::Integrate): the app's
+/// The first stage, [`PhysicsSystems::Integrate`]: the app's
 /// worker crew is called ([`call_crew`]), riders are carried ([`carry_riders`]), then
 /// [`integrate`] runs.
 pub(crate) struct IntegratePlugin(pub(crate) InternedScheduleLabel);

@@ -127,7 +127,7 @@ pub(crate) fn detect_pairs(
     };
 }
 
-/// The stage [`PhysicsSystems::DetectPairs`](crate::PhysicsSystems::DetectPairs):
+/// The stage [`PhysicsSystems::DetectPairs`]:
 /// [`detect_pairs`], with the contact store, the [`Contacts`] it fills, the collision events and
 /// the [`PhysicsStats`].
 pub(crate) struct PairDetectionPlugin(pub(crate) InternedScheduleLabel);

@@ -188,7 +188,7 @@ pub(crate) fn squished_by_bodies(
 
 /// What presses a body its response moved by `moved` when it wanted `wanted` (the tile sweep
 /// stops it at tiles), on each side in [`Side::ALL`] order, if it is pressed from two opposite
-/// sides (it is squished: see [`Squished`](crate::Squished)): a tile on a side toward which the
+/// sides (it is squished: see [`Squished`]): a tile on a side toward which the
 /// sweep cut its push short by more than `touch`, else the kinematic body that pushes it from
 /// that side.
 pub(crate) fn squeezed(
@@ -474,7 +474,7 @@ pub(crate) fn respond_to_contacts(
     write_transforms((&config, &crew), &mut kinematic);
 }
 
-/// The stage [`PhysicsSystems::Respond`](crate::PhysicsSystems::Respond):
+/// The stage [`PhysicsSystems::Respond`]:
 /// [`respond_to_contacts`]; [`relax::relax_bodies`] (which files the bodies where the response
 /// left them in a grid of its own, to find the pairs they made); then the crew's passes are
 /// over ([`dismiss_crew`]), and the bodies the response and relaxation moved are filed in the

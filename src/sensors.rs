@@ -251,7 +251,7 @@ pub(crate) fn update_sensors(
     }
 }
 
-/// The stage [`PhysicsSystems::Sense`](crate::PhysicsSystems::Sense): [`update_sensors`], run
+/// The stage [`PhysicsSystems::Sense`]: [`update_sensors`], run
 /// only while some [`Sensor`] exists.
 pub(crate) struct SensorPlugin(pub(crate) InternedScheduleLabel);
 

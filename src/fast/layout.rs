@@ -34,7 +34,7 @@ pub(crate) struct Link {
 
 /// Every detected body's contacts at one step, laid out compactly (slot order, each body's
 /// contacts in partner-slot order): what pair detection builds, what the response reads, and what
-/// the next step compares with, without touching the bodies' [`Contacts`].
+/// the next step compares with, without touching the bodies' [`Contacts`](crate::Contacts).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Partners {
     /// The body in each slot.

@@ -2,7 +2,7 @@
 //!
 //! **The contract:** nothing here changes an outcome. Whatever the stages compute through this
 //! module, positions, velocities, flags, contacts and messages are bit for bit those of the
-//! reference step ([`crate::reference`], tested by its differential property test), on any
+//! reference step (`crate::reference`, tested by its differential property test), on any
 //! number of threads, with rest skipping on or off.
 //!
 //! | module | what it makes fast |

@@ -39,7 +39,7 @@ pub(crate) struct Snap {
     /// the body is searched in.
     pub(crate) skin: f32,
     pub(crate) kinematic: bool,
-    /// A [`OneWayPlatform`](crate::OneWayPlatform).
+    /// A [`OneWayPlatform`].
     pub(crate) one_way: bool,
     /// It drops through one-way platforms.
     pub(crate) drops: bool,

@@ -197,7 +197,7 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
     }
 }
 
-/// The stage [`PhysicsSystems::UpdatePartition`](crate::PhysicsSystems::UpdatePartition):
+/// The stage [`PhysicsSystems::UpdatePartition`]:
 /// [`update_partition`], with the [`Partition`] and the [`GridAreas`] it keeps on every body.
 /// (The response files the bodies it moved again at the end of its own stage.)
 pub(crate) struct PartitionPlugin(pub(crate) InternedScheduleLabel);

@@ -1,5 +1,5 @@
 //! The stage `TileCollisionPlugin` ([`PhysicsSystems::TileCollide`]): runs
-//! [`collide_with_tiles`] (articles 001 and 004; its algorithm is in `src/tiles/collide.rs`) for
+//! [`collide_with_tiles`](crate::tiles::collide::collide_with_tiles) (articles 001 and 004; its algorithm is in `src/tiles/collide.rs`) for
 //! every non-kinematic body with world collision, writes the result, and reports [`Landed`]
 //! and [`Squished`] in entity order.
 
@@ -163,8 +163,8 @@ pub(crate) fn left_the_map(bounds: Rect, center: Vec2, half: Vec2) -> bool {
             || apart(bounds.min.y, bounds.max.y, lo.y, hi.y))
 }
 
-/// The stage [`PhysicsSystems::TileCollide`](crate::PhysicsSystems::TileCollide):
-/// [`collide_tiles`], with the [`TileMap`](crate::TileMap) it reads and the [`TileMemo`] it keeps
+/// The stage [`PhysicsSystems::TileCollide`]:
+/// [`collide_tiles`], with the [`TileMap`] it reads and the [`TileMemo`] it keeps
 /// on every body.
 pub(crate) struct TileCollisionPlugin(pub(crate) InternedScheduleLabel);
 
