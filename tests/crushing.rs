@@ -12,6 +12,16 @@ fn press(app: &mut App, center: Vec2, velocity: Vec2) -> Entity {
     spawn_kinematic(app, center, Vec2::new(20.0, 4.0), velocity)
 }
 
+/// An app relaxing with 4 passes, with two crates 12 tall stacked on the floor (top at 40),
+/// settled for 5 steps: the lower crate and the upper one.
+fn two_crates_on_the_floor() -> (App, Entity, Entity) {
+    let mut app = relaxed_app(floor_room(), 4);
+    let lower = spawn(&mut app, Vec2::new(100.0, 22.0), HALF, Vec2::ZERO);
+    let upper = spawn(&mut app, Vec2::new(100.0, 34.0), HALF, Vec2::ZERO);
+    step(&mut app, 5);
+    (app, lower, upper)
+}
+
 #[test]
 fn a_body_crushed_by_a_descending_platform_onto_the_floor_is_squished_once_and_stays_out_of_the_floor()
  {
@@ -130,11 +140,8 @@ fn a_body_a_platform_pushes_with_room_to_give_way_is_not_squished() {
 
 #[test]
 fn a_stack_too_tall_for_the_gap_under_a_platform_is_squished_through_the_crate_between() {
-    let mut app = relaxed_app(floor_room(), 4);
-    // Two crates 12 tall on the floor (top at 40), a platform 8 tall above (bottom at 56).
-    let lower = spawn(&mut app, Vec2::new(100.0, 22.0), HALF, Vec2::ZERO);
-    let upper = spawn(&mut app, Vec2::new(100.0, 34.0), HALF, Vec2::ZERO);
-    step(&mut app, 5);
+    // A platform 8 tall above the two crates (bottom at 56).
+    let (mut app, lower, upper) = two_crates_on_the_floor();
     let platform = press(&mut app, Vec2::new(100.0, 60.0), Vec2::new(0.0, -60.0));
     let mut seen = Vec::new();
     let run = |app: &mut App, steps: usize, seen: &mut Vec<Squished>| {
@@ -228,10 +235,7 @@ fn a_squeeze_undone_in_a_step_that_leaves_every_body_quiet_ends_its_episode() {
     // Relaxation skips a step in which every body is quiet (none overlaps another by more than
     // the tolerance where the response left it): the episodes of squeezes end there as in any
     // other step, so that the next squeeze is reported again.
-    let mut app = relaxed_app(floor_room(), 4);
-    let lower = spawn(&mut app, Vec2::new(100.0, 22.0), HALF, Vec2::ZERO);
-    let upper = spawn(&mut app, Vec2::new(100.0, 34.0), HALF, Vec2::ZERO);
-    step(&mut app, 5);
+    let (mut app, lower, upper) = two_crates_on_the_floor();
     // A platform whose bottom (at 34) is 6 units below the top of the stack: it does not fit.
     let platform = press(&mut app, Vec2::new(100.0, 38.0), Vec2::ZERO);
     let put = |app: &mut App, at: [(Entity, Vec2); 3]| {
