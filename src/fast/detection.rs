@@ -1,7 +1,8 @@
 //! Steps 1 to 3 and 5 of pair detection (see [`crate::pairs`] for the algorithm): the
 //! snapshot, the pair loop over the partition's cells (cut into fixed pieces for the crew, with
-//! the cell cache, the SIMD screen, prefetching and the resting bodies left out), the per-body
-//! layout, and the copy into each body's [`Contacts`].
+//! the cell cache, the SIMD screen, prefetching and the resting bodies left out; with relaxation
+//! on, it also lists the pairs near each other, [`NearLists`](crate::fast::relaxing::NearLists)),
+//! the per-body layout, and the copy into each body's [`Contacts`].
 
 use bevy::ecs::change_detection::MaybeLocation;
 use bevy::ecs::entity::Entities;
@@ -32,6 +33,9 @@ struct PieceOut {
     gone: [usize; SPLITS],
     /// The bodies of this piece's cells, as last read (by cell, from the piece's first).
     cells: Vec<Gathered>,
+    /// The pairs this piece found apart but within relaxation's near reach (see
+    /// [`NearLists`](crate::fast::relaxing::NearLists)).
+    near: Vec<(u32, u32)>,
 }
 
 /// Buffers kept between steps, so detection allocates nothing once the scene has settled.
@@ -129,11 +133,13 @@ pub(crate) fn find_pairs(
         s.pieces.iter_mut().for_each(|piece| piece.cells.clear());
     }
     let reuse = carry;
+    let reach = partition.reach();
     {
         let (snaps, now, modes) = (&l.snaps, &l.now, &l.modes);
         let (searched, awake, last) = (&s.searched, &s.awake, &l.last);
         for_each_chunk(&mut s.pieces, threads, |i, out| {
             out.ends.iter_mut().for_each(Vec::clear);
+            out.near.clear();
             out.tested = 0;
             out.gone = [0; SPLITS];
             // Each awake body's contacts at the last step go away (they are found again), and
@@ -171,7 +177,8 @@ pub(crate) fn find_pairs(
                     gathered.read((list, cell), searcher, reuse, read);
                     let found = (&mut out.ends, &mut out.tested);
                     let rule = (&snaps[..], config.one_way_tolerance);
-                    find_pairs_in_cell(gathered, (shift, rule), modes, found);
+                    let near = (reach, &mut out.near);
+                    find_pairs_in_cell(gathered, (shift, rule), modes, found, near);
                 }
                 cell.x += 1;
                 if cell.x == dims.x {
@@ -220,6 +227,11 @@ pub(crate) fn find_pairs(
         &carried,
         (&mut l.now, &s.sorting),
     ) / 2;
+    // The near lists, when relaxation reads them: complete for the bodies whose pairs were all
+    // searched.
+    let searched = |k: usize| l.modes[k].load(Relaxed) & searcher != 0;
+    let pieces = s.pieces.iter().map(|piece| &piece.near[..]);
+    l.near.build(n, reach, pieces, searched);
     Found {
         slots: n,
         detected: snapshot.detected,
@@ -298,13 +310,14 @@ fn find_pairs_in_cell(
     filing: (u32, OneWayRule),
     modes: &[AtomicU8],
     found: (&mut Ends, &mut usize),
+    near: (f32, &mut Vec<(u32, u32)>),
 ) {
     // Bodies that all share layers that collide with themselves (the usual case: the default
     // layers) need no layer test per pair.
     if gathered.layers.is_some_and(|l| l.interacts_with(l)) {
-        test_cell_pairs::<false>(gathered, filing, modes, found);
+        test_cell_pairs::<false>(gathered, filing, modes, found, near);
     } else {
-        test_cell_pairs::<true>(gathered, filing, modes, found);
+        test_cell_pairs::<true>(gathered, filing, modes, found, near);
     }
 }
 
@@ -331,8 +344,11 @@ fn test_cell_pairs<const LAYERS: bool>(
     (shift, (snaps, one_way_tolerance)): (u32, OneWayRule),
     modes: &[AtomicU8],
     (ends, tested): (&mut Ends, &mut usize),
+    (reach, near_pairs): (f32, &mut Vec<(u32, u32)>),
 ) {
     let searching = boxes.searching();
+    // With relaxation's near lists, the screen lets through the pairs within their reach too.
+    let screened = *widest + 2.0 * reach;
     for (word, &bits) in searching.iter().enumerate() {
         let mut bits = bits;
         while bits != 0 {
@@ -342,7 +358,7 @@ fn test_cell_pairs<const LAYERS: bool>(
             boxes.screen(
                 i,
                 (a.center, a.half, a.corner),
-                *widest,
+                screened,
                 |start, mut owned, overlapping| {
                     let block = &near[start..];
                     // Pairs whose layers do not match are never tested.
@@ -360,6 +376,9 @@ fn test_cell_pairs<const LAYERS: bool>(
                         // another can end a rounding error away from it.
                         let skin = a.skin.max(b.skin);
                         let Some(overlap) = pair_overlap(a, b, skin) else {
+                            if reach > 0.0 && !(a.one_way || b.one_way) && within(a, b, reach) {
+                                near_pairs.push((a.slot, b.slot));
+                            }
                             continue;
                         };
                         if (a.one_way || b.one_way)
@@ -381,6 +400,14 @@ fn test_cell_pairs<const LAYERS: bool>(
             );
         }
     }
+}
+
+/// Whether boxes `a` and `b` are apart by at most twice `reach` along both axes (each grown by
+/// `reach`, they overlap or touch).
+#[inline]
+fn within(a: &Near, b: &Near, reach: f32) -> bool {
+    let gap = (a.center - b.center).abs() - (a.half + b.half);
+    gap.x <= 2.0 * reach && gap.y <= 2.0 * reach
 }
 
 /// Marks a resting body's slot (whose mode is nothing else) [`ACTIVE`] during the pair loop;

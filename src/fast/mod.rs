@@ -15,7 +15,7 @@
 //! | [`screen`] | the SIMD screen that rejects far pairs four at a time |
 //! | [`rest`] | resting bodies left out of every stage |
 //! | [`memo`] | a body given the same input as last step reuses its tile result |
-//! | [`relaxing`] | where each slot's body ended the response, for relaxation's passes over slots |
+//! | [`relaxing`] | where each slot's body ended the response, for relaxation's passes over slots; the near lists and escapees its searches read |
 //! | [`moving`] | the bodies tile collision and the response move, table by table |
 //! | [`crew`], [`parallel`] | the app's worker tasks and the deterministic fan-out over them |
 //!

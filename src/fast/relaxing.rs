@@ -2,21 +2,29 @@
 //! moved. The response records it for the bodies it handles; a resting body's stays from the
 //! step that wrote it, which is where the body still is (see `crate::fast::rest`).
 //!
-//! And where relaxation looks for the pairs the response and the passes made: the partition's
-//! cells for the bodies the response did not move, and the moved ones filed once a step where
-//! it left them, in one array by cell ([`Residents`]).
+//! And where relaxation looks for the pairs the response and the passes made. Pair detection
+//! lists, for each body, the bodies near it ([`NearLists`]: within twice [`near_reach`] on both
+//! axes); while two bodies stay within the reach of where detection saw them, they can only
+//! touch if each is in the other's list. A body further away, or one detection did not search
+//! the pairs of (a resting body), is an escapee ([`Escapees`]): the escapees are filed where
+//! they are at each search, in one array by cell ([`Residents`]), and an escapee reads the
+//! partition's cells as well. Whatever a search reads, it keeps the pairs touching now, so it
+//! finds the pairs a search of every body would, and relaxation's outcome is that of the
+//! reference step.
 
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use crate::body::{Aabb, BodySwitches};
-use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk, for_each_split};
+use crate::config::PhysicsConfig;
+use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
 use crate::fast::snapshot::ContactLayout;
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::partition::{CellRange, Partition};
 use crate::response::relax::{
     ALL_SIDES, Mobility, MovedSearch, Piece, SlotPairs, settled_where_detected,
 };
+use crate::tiles::TileMap;
 use crate::tiles::collide::PassThrough;
 
 /// One slot's record: its centre's bits and [`How`] bits. Atomics, so the response's threads
@@ -170,16 +178,28 @@ impl ContactLayout {
     }
 
     /// [`Links::contacts`](crate::response::relax::Links) for relaxation's passes: each moved
-    /// body's search box read from the partition and the `residents` (every body where the
-    /// response left it), in [`CHUNKS`] pieces of the moved bodies on `threads`, each into its
-    /// own buffer of `chunks`, then into `out` in the pieces' order.
+    /// body tested against the bodies near it where they are now, in [`CHUNKS`] pieces of the
+    /// moved bodies on `threads`, each into its own buffer of `chunks`, then into `out` in the
+    /// pieces' order. The [`Escapees`] are filed where they are first; then a moved escapee
+    /// reads the cells its box covers (the escapees filed there, and the partition's other
+    /// bodies), and any other moved body its near list (the bodies that are no escapees) and
+    /// the escapees filed in its cells.
     pub(crate) fn touching_moved(
         &self,
-        (partition, residents): (&Partition, &Residents),
+        (partition, escapees): (&Partition, &mut Escapees),
         search: &MovedSearch,
         threads: Threads,
         (chunks, out): (&mut Vec<SlotPairs>, &mut SlotPairs),
     ) {
+        escapees.join(
+            self,
+            search.pieces,
+            search.moved.iter().copied(),
+            search.touch,
+        );
+        escapees.file(partition, search.pieces, search.touch);
+        let escapees = &*escapees;
+        let residents = &escapees.residents;
         chunks.resize_with(CHUNKS, Vec::new);
         let moved = search.moved;
         let slot = |entity: Entity| self.now.slot(entity);
@@ -187,9 +207,15 @@ impl ContactLayout {
             found.clear();
             for &k in &moved[chunk_range(i, CHUNKS, moved.len())] {
                 let k = k as usize;
-                let (min, max) = search.search_box(k);
-                let range = partition.cell_range(min, max);
                 let a = &search.pieces[k];
+                if !Aabb::new(a.center, a.half).is_valid() {
+                    continue;
+                }
+                let grown =
+                    a.half + 4.0 * pair_skin(search.touch, a.center.abs() + a.half, a.center);
+                let (min, max) = (a.center - grown, a.center + grown);
+                let range = partition.cell_range(min, max);
+                let escaped = escapees.escaped[k];
                 // The residents of a cell are sorted from the left (see `Residents::file`):
                 // those whose left edge is further left of the search box than the widest
                 // resident is wide ended before it, and those whose left edge is past it began
@@ -209,17 +235,25 @@ impl ContactLayout {
                             found.push((k as u32, near.slot));
                         }
                     }
-                    for j in residents.unmoved(partition, slot, c) {
-                        if touching(search, self, (k, a), j) {
-                            found.push((k as u32, j as u32));
+                    if escaped {
+                        for j in escapees.others(partition, slot, c) {
+                            if touching(search, self, (k, a), j) {
+                                found.push((k as u32, j as u32));
+                            }
                         }
                     }
                 });
+                if !escaped {
+                    for &j in self.near.of(k) {
+                        let j = j as usize;
+                        if !escapees.escaped[j] && touching(search, self, (k, a), j) {
+                            found.push((k as u32, j as u32));
+                        }
+                    }
+                }
             }
             // In an order that depends only on the search, not on the partition's lists.
-            if !residents.everyone {
-                found.sort_unstable();
-            }
+            found.sort_unstable();
         });
         for found in chunks.iter() {
             out.extend_from_slice(found);
@@ -242,38 +276,179 @@ impl ContactLayout {
     }
 }
 
-/// Where relaxation's searches find every body where the response left it. A body the
-/// response did not move is where pair detection saw it, so in the [`Partition`]'s cells (the
-/// partition files a body by its box grown by its contact tolerance, [`Partition::filed_box`],
-/// so two bodies touching share a cell). The bodies it moved are filed here, in the
-/// partition's grid by the same rule, once a step, by a counting sort over the cells, each
-/// cell's residents then sorted by the left edges of their boxes, then by slot. In a pile few
-/// bodies move and filing them is cheap; when more than one in [`FILE_EVERY_BODY`] moved (a
-/// crowd), every body is filed here instead, which costs less than reading the partition's
-/// lists entity by entity, and the cells of each body and each cell's sort are computed on the
-/// crew's threads (each piece of the work the same on any number of threads).
+/// How far, per axis, [`NearLists`] reach from each body's box, in tiles.
+const NEAR_REACH_TILES: f32 = 0.25;
+
+/// How far, per axis, relaxation's [`NearLists`] reach from each body's box: a quarter of a
+/// tile when relaxation is on, nothing without it. The partition files each body by its box
+/// grown by this much more than the contact tolerance, so that two bodies within twice this of
+/// each other share a cell.
+pub(crate) fn near_reach(config: &PhysicsConfig, map: &TileMap) -> f32 {
+    if config.relaxation_passes > 0 {
+        map.tile_size() * NEAR_REACH_TILES
+    } else {
+        0.0
+    }
+}
+
+/// The pairs of bodies apart by at most twice the reach ([`near_reach`]) along both axes where
+/// pair detection saw them, each listed from both ends, found by the pair loop beside the
+/// pairs touching. While two bodies are each no further than the reach (less rounding) from
+/// where detection saw them, they can only touch if they are in each other's list; a body
+/// further away, or one whose pairs detection did not all search (a resting body's), is an
+/// escapee ([`Escapees`]), searched where it is.
+#[derive(Default)]
+pub(crate) struct NearLists {
+    /// The reach the lists were built with (0: none built).
+    reach: f32,
+    /// Slot `k`'s list is `others[starts[k]..starts[k + 1]]`.
+    starts: Vec<u32>,
+    others: Vec<u32>,
+    /// Where the next of each slot's goes, while they are filled.
+    next: Vec<u32>,
+    /// By slot: every pair of the body was searched (its list has every body near it).
+    complete: Vec<bool>,
+}
+
+impl NearLists {
+    /// The lists of `slots` slots, from the pairs each piece of the pair loop found (`pieces`),
+    /// with `searched(k)` saying whether slot `k`'s pairs were all searched; none when `reach`
+    /// is 0.
+    pub(crate) fn build<'a>(
+        &mut self,
+        slots: usize,
+        reach: f32,
+        pieces: impl Iterator<Item = &'a [(u32, u32)]> + Clone,
+        searched: impl Fn(usize) -> bool,
+    ) {
+        self.reach = reach;
+        self.starts.clear();
+        self.others.clear();
+        self.complete.clear();
+        if reach <= 0.0 {
+            return;
+        }
+        self.starts.resize(slots + 1, 0);
+        for &(a, b) in pieces.clone().flatten() {
+            self.starts[a as usize + 1] += 1;
+            self.starts[b as usize + 1] += 1;
+        }
+        for k in 0..slots {
+            self.starts[k + 1] += self.starts[k];
+        }
+        self.others.resize(self.starts[slots] as usize, 0);
+        self.next.clear();
+        self.next.extend_from_slice(&self.starts[..slots]);
+        for &(a, b) in pieces.flatten() {
+            for (me, other) in [(a, b), (b, a)] {
+                let at = &mut self.next[me as usize];
+                self.others[*at as usize] = other;
+                *at += 1;
+            }
+        }
+        self.complete.extend((0..slots).map(searched));
+    }
+
+    /// Slot `k`'s list.
+    #[inline]
+    fn of(&self, k: usize) -> &[u32] {
+        match self.starts.get(k..k + 2) {
+            Some(&[start, end]) => &self.others[start as usize..end as usize],
+            _ => &[],
+        }
+    }
+
+    /// Whether slot `k`'s body, `piece` where it is now and `detected` where detection saw it,
+    /// may touch a body outside its list that is no escapee either: its list is incomplete, or
+    /// it is further than the reach (less a bound on rounding) from where detection saw it.
+    fn escapes(&self, k: usize, detected: Vec2, piece: &Piece, touch: f32) -> bool {
+        let complete = self.complete.get(k).copied().unwrap_or(false);
+        let moved = (piece.center - detected).abs();
+        let largest = 2.0 * (piece.center.abs() + piece.half).max_element() + 1024.0;
+        let limit = self.reach - 2.0 * rounded_tolerance(touch, largest);
+        // Written so that a NaN escapes.
+        !(complete && moved.x <= limit && moved.y <= limit)
+    }
+}
+
+/// The bodies relaxation's searches read where they are, not from their near lists
+/// ([`NearLists::escapes`]): once one, one until the step ends. Filed in [`Residents`] at
+/// each search, where they are then.
+#[derive(Default)]
+pub(crate) struct Escapees {
+    /// By slot.
+    escaped: Vec<bool>,
+    /// The escapees, each once.
+    list: Vec<u32>,
+    /// The escapees by cell, where they were at the last filing.
+    residents: Residents,
+}
+
+impl Escapees {
+    /// No escapee among `slots` slots.
+    fn clear(&mut self, slots: usize) {
+        self.escaped.clear();
+        self.escaped.resize(slots, false);
+        self.list.clear();
+    }
+
+    /// Makes each body of `moved` that escapes ([`NearLists::escapes`]) an escapee; returns
+    /// nothing.
+    fn join(
+        &mut self,
+        layout: &ContactLayout,
+        pieces: &[Piece],
+        moved: impl Iterator<Item = u32>,
+        touch: f32,
+    ) {
+        for k in moved {
+            let at = k as usize;
+            if !self.escaped[at]
+                && layout
+                    .near
+                    .escapes(at, layout.snaps[at].center, &pieces[at], touch)
+            {
+                self.escaped[at] = true;
+                self.list.push(k);
+            }
+        }
+    }
+
+    /// Files the escapees where `pieces` has them.
+    fn file(&mut self, partition: &Partition, pieces: &[Piece], touch: f32) {
+        self.residents.file(partition, pieces, &self.list, touch);
+    }
+
+    /// The slots of the bodies of the cell with flat index `flat` that are no escapees: from
+    /// the partition (`slot` says an entity's slot).
+    #[inline]
+    fn others<'a>(
+        &'a self,
+        partition: &'a Partition,
+        slot: impl Fn(Entity) -> Option<usize> + 'a,
+        flat: usize,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let entities = partition.cell_at_flat(flat);
+        (entities.iter().filter_map(move |&entity| slot(entity))).filter(|&j| !self.escaped[j])
+    }
+}
+
+/// Bodies filed in the partition's grid by their boxes where they are (grown by the contact
+/// tolerance, [`Partition::filed_box`], so two touching share a cell), by a counting sort over
+/// the cells, each cell's residents then sorted by the left edges of their boxes, then by slot.
 #[derive(Default)]
 pub(crate) struct Residents {
     /// Cell `c`'s residents are `residents[starts[c]..starts[c + 1]]` (after filing).
     starts: Vec<u32>,
     residents: Vec<Resident>,
-    /// Every body is filed here, not only the moved ones.
-    everyone: bool,
-    /// By slot: the response left the body away from where detection saw it (so not where the
-    /// partition files it).
-    moved: Vec<bool>,
-    /// The slots filed (the moved ones, or every one), and the cells each covers ([`UNFILED`]:
-    /// none, an invalid box).
-    filed: Vec<u32>,
+    /// The cells each filed body covers ([`UNFILED`]: none, an invalid box).
     ranges: Vec<CellRange>,
     /// By cell: how many bodies it holds, then where the next one goes (counting sort).
     counts: Vec<u32>,
     /// The slots filed, in the cells' order (each cell's by slot before sorting).
     placed: Vec<u32>,
-    /// By cell: it holds a moved body.
-    holds_moved: Vec<bool>,
-    /// The cells holding a moved body, in the grid's order.
-    moved_cells: Vec<u32>,
+    /// The cells holding a body, in the grid's order.
+    occupied: Vec<u32>,
     /// The grid's width in cells.
     width: u32,
     /// No body filed in a cell (an invalid box is filed nowhere) has a larger half width.
@@ -283,17 +458,12 @@ pub(crate) struct Residents {
 /// The cell range of a body filed nowhere (an invalid box).
 const UNFILED: CellRange = (UVec2::ONE, UVec2::ZERO);
 
-/// When more than one body in this many moved, [`Residents`] files every body.
-const FILE_EVERY_BODY: usize = 8;
-
-/// A body of a cell: its slot, its box where the response left it, and whether the response
-/// moved it.
+/// A body of a cell: its slot and its box.
 #[derive(Clone, Copy)]
 struct Resident {
     slot: u32,
     center: Vec2,
     half: Vec2,
-    moved: bool,
 }
 
 impl Resident {
@@ -306,61 +476,23 @@ impl Resident {
 }
 
 impl Residents {
-    /// Files the slots of `pieces` (where the response left every body) that are away from
-    /// `detected(k)` (where detection saw them), or every slot when many are, in
-    /// `partition`'s grid, on `threads` when every slot is filed; an empty slot and an invalid
-    /// box are filed nowhere.
-    fn file(
-        &mut self,
-        (partition, pieces): (&Partition, &[Piece]),
-        detected: impl Fn(usize) -> Vec2,
-        touch: f32,
-        threads: Threads,
-    ) {
+    /// Files the slots `list` of `pieces` in `partition`'s grid, where `pieces` has them; an
+    /// invalid box is filed nowhere.
+    fn file(&mut self, partition: &Partition, pieces: &[Piece], list: &[u32], touch: f32) {
         let dims = partition.dims();
         let cells = (dims.x * dims.y) as usize;
-        let slots = pieces.len();
-        self.width = dims.x;
-        self.moved.clear();
-        // A NaN centre is away too: not read from the partition.
-        (self.moved).extend((pieces.iter().enumerate()).map(|(k, p)| p.center != detected(k)));
-        let moved = self.moved.iter().filter(|&&m| m).count();
-        self.everyone = moved * FILE_EVERY_BODY > slots;
-        let threads = threads.filter(|_| self.everyone);
-        self.filed.clear();
-        for (k, piece) in pieces.iter().enumerate() {
-            if self.moved[k] || self.everyone && !piece.empty_slot() {
-                self.filed.push(k as u32);
-            }
-        }
+        let width = dims.x;
+        self.width = width;
         // 1. The cells of each body filed.
-        let filed = self.filed.len();
         self.ranges.clear();
-        self.ranges.resize(filed, UNFILED);
-        let by_body = |i: usize| {
-            let end = chunk_range(i, CHUNKS, filed).end;
-            (end, end)
-        };
-        let (ranges, slots) = (&mut self.ranges, &mut self.filed);
-        for_each_split(
-            ranges,
-            slots,
-            CHUNKS,
-            by_body,
-            threads,
-            |_, ranges, slots| {
-                for (range, &k) in ranges.iter_mut().zip(&*slots) {
-                    let piece = &pieces[k as usize];
-                    let aabb = Aabb::new(piece.center, piece.half);
-                    if let Some((min, max)) = Partition::filed_box(&aabb, touch) {
-                        *range = partition.cell_range(min, max);
-                    }
-                }
-            },
-        );
+        self.ranges.extend(list.iter().map(|&k| {
+            let piece = &pieces[k as usize];
+            let aabb = Aabb::new(piece.center, piece.half);
+            Partition::filed_box(&aabb, touch)
+                .map_or(UNFILED, |(min, max)| partition.cell_range(min, max))
+        }));
         // 2. How many bodies each cell holds, then where each cell's residents start; the
         //    counts become the places of the next ones.
-        let width = dims.x;
         self.counts.clear();
         self.counts.resize(cells, 0);
         for &range in self.ranges.iter().filter(|&&r| r != UNFILED) {
@@ -376,7 +508,7 @@ impl Residents {
         self.placed.clear();
         self.placed.resize(total as usize, 0);
         self.widest = 0.0;
-        for (&k, &range) in self.filed.iter().zip(&self.ranges) {
+        for (&k, &range) in list.iter().zip(&self.ranges) {
             if range != UNFILED {
                 self.widest = self.widest.max(pieces[k as usize].half.x);
                 for_each_cell(range, width, |c| {
@@ -385,74 +517,26 @@ impl Residents {
                 });
             }
         }
-        // 3. Each cell's residents, from the left (then by slot), for the sweep of
-        //    `MadePairs::find`; and whether it holds a moved body.
-        let empty = Resident {
-            slot: 0,
-            center: Vec2::ZERO,
-            half: Vec2::ZERO,
-            moved: false,
-        };
+        // 3. Each occupied cell's residents, from the left (then by slot).
         self.residents.clear();
-        self.residents.resize(total as usize, empty);
-        self.holds_moved.clear();
-        self.holds_moved.resize(cells, false);
-        let (starts, moved, placed) = (&self.starts, &self.moved, &self.placed);
-        let by_cell = |i: usize| {
-            let end = chunk_range(i, CHUNKS, cells).end;
-            (starts[end] as usize, end)
-        };
-        let (residents, holds_moved) = (&mut self.residents, &mut self.holds_moved);
-        for_each_split(
-            residents,
-            holds_moved,
-            CHUNKS,
-            by_cell,
-            threads,
-            |i, mine, holds| {
-                let first = chunk_range(i, CHUNKS, cells).start;
-                let offset = starts[first] as usize;
-                for (c, holds) in (first..).zip(holds) {
-                    let (start, end) = (starts[c] as usize, starts[c + 1] as usize);
-                    let cell = &mut mine[start - offset..end - offset];
-                    for (resident, at) in cell.iter_mut().zip(&placed[start..end]) {
-                        let k = *at as usize;
-                        let Piece { center, half, .. } = pieces[k];
-                        *resident = Resident {
-                            slot: k as u32,
-                            center,
-                            half,
-                            moved: moved[k],
-                        };
-                    }
-                    cell.sort_unstable_by(|a, b| {
-                        a.left().total_cmp(&b.left()).then(a.slot.cmp(&b.slot))
-                    });
-                    *holds = cell.iter().any(|r| r.moved);
-                }
-            },
-        );
-        self.moved_cells.clear();
-        let held = self.holds_moved.iter().enumerate().filter(|&(_, &h)| h);
-        self.moved_cells.extend(held.map(|(c, _)| c as u32));
-    }
-
-    /// The slots of the bodies of the cell with flat index `flat` that the response did not
-    /// move and that are not filed here: from the partition (`slot` says an entity's slot),
-    /// none when every body is filed here.
-    #[inline]
-    fn unmoved<'a>(
-        &'a self,
-        partition: &'a Partition,
-        slot: impl Fn(Entity) -> Option<usize> + 'a,
-        flat: usize,
-    ) -> impl Iterator<Item = usize> + 'a {
-        let entities = if self.everyone {
-            &[][..]
-        } else {
-            partition.cell_at_flat(flat)
-        };
-        (entities.iter().filter_map(move |&entity| slot(entity))).filter(|&j| !self.moved[j])
+        self.residents.extend(self.placed.iter().map(|&k| {
+            let Piece { center, half, .. } = pieces[k as usize];
+            Resident {
+                slot: k,
+                center,
+                half,
+            }
+        }));
+        self.occupied.clear();
+        for c in 0..cells {
+            let (start, end) = (self.starts[c] as usize, self.starts[c + 1] as usize);
+            if start == end {
+                continue;
+            }
+            self.occupied.push(c as u32);
+            self.residents[start..end]
+                .sort_unstable_by(|a, b| a.left().total_cmp(&b.left()).then(a.slot.cmp(&b.slot)));
+        }
     }
 
     /// The residents of the cell with flat index `flat`.
@@ -546,20 +630,21 @@ fn for_each_cell((lo, hi): CellRange, width: u32, mut f: impl FnMut(usize)) {
 
 /// The pairs the response made: pairs touching where the response left the bodies that
 /// detection did not find (never with a one-way platform). Only a body the response moved can
-/// be in one. They are searched cell by cell (two bodies touching share a cell), in the cells
-/// holding a moved body. The cell's [`Residents`] are swept from the left: each is tested
-/// against those after it whose left edges are within its right edge (plus a bound on any
-/// pair's tolerance), when either moved; then each body of the partition's list the response
-/// did not move is tested against the cell's moved bodies. A test screens with a bound on any
-/// pair's tolerance, then uses the pair's own. Each pair is listed once from both ends, in slot
-/// order, as the reference step lists them: the order in which relaxation settles a body's
-/// pairs is part of its outcome.
+/// be in one. Each moved body that is no escapee ([`NearLists::escapes`]) is tested against
+/// the bodies of its near list that are no escapees either; the escapees are searched cell by
+/// cell (two bodies touching share a cell), in the cells holding one: the cell's escapees
+/// ([`Residents`]) are swept from the left, each tested against those after it whose left
+/// edges are within its right edge (plus a bound on any pair's tolerance), then each other
+/// body of the partition's list against the cell's escapees. A test screens with a bound on
+/// any pair's tolerance, then uses the pair's own. Each pair is listed once from both ends, in
+/// slot order, as the reference step lists them: the order in which relaxation settles a
+/// body's pairs is part of its outcome.
 #[derive(Default)]
 pub(crate) struct MadePairs {
     /// What each piece of the search found: (slot, partner slot).
     pieces: Vec<Vec<(u32, u32)>>,
-    /// Where the response left every body, by cell.
-    pub(crate) residents: Residents,
+    /// The bodies the response moved that are no escapees.
+    listed: Vec<u32>,
     /// Every pair from both ends, sorted.
     pairs: Vec<(u32, u32)>,
     /// Slot `k`'s partners are `pairs[starts[k]..starts[k + 1]]`.
@@ -567,20 +652,35 @@ pub(crate) struct MadePairs {
 }
 
 impl MadePairs {
-    /// Files the [`Residents`] and finds the pairs of this step (see the type), among
-    /// `pieces` (where the response left every slot).
+    /// Finds the pairs of this step (see the type), among `pieces` (where the response left
+    /// every slot), starting the step's `escapees` from the bodies the response moved.
     pub(crate) fn find(
         &mut self,
         layout: &ContactLayout,
         (partition, pieces): (&Partition, &[Piece]),
-        touch: f32,
-        threads: Threads,
+        (touch, threads): (f32, Threads),
+        escapees: &mut Escapees,
     ) {
-        let detected_at = |k: usize| layout.snaps[k].center;
-        self.residents
-            .file((partition, pieces), detected_at, touch, threads);
-        let residents = &self.residents;
-        let to_search = &residents.moved_cells;
+        escapees.clear(pieces.len());
+        self.listed.clear();
+        // A NaN centre is away too.
+        let moved = (0..pieces.len()).filter(|&k| pieces[k].center != layout.snaps[k].center);
+        for k in moved {
+            if layout
+                .near
+                .escapes(k, layout.snaps[k].center, &pieces[k], touch)
+            {
+                escapees.escaped[k] = true;
+                escapees.list.push(k as u32);
+            } else {
+                self.listed.push(k as u32);
+            }
+        }
+        escapees.file(partition, pieces, touch);
+        let escapees = &*escapees;
+        let residents = &escapees.residents;
+        let to_search = &residents.occupied;
+        let listed = &self.listed;
         let slot = |entity: Entity| layout.now.slot(entity);
         self.pieces.resize_with(CHUNKS, Vec::new);
         for_each_chunk(&mut self.pieces, threads, |i, found| {
@@ -588,10 +688,10 @@ impl MadePairs {
             for &flat in &to_search[chunk_range(i, CHUNKS, to_search.len())] {
                 let flat = flat as usize;
                 let cell = residents.of_cell(flat);
-                // Each pair with a moved body once, sweeping the residents from the left: each
+                // Each pair with an escapee once, sweeping the residents from the left: each
                 // with those after it whose left edge is within its right edge (and more than
-                // any pair's tolerance), then each of the partition's bodies the response did
-                // not move (looked up once) with the cell's moved bodies.
+                // any pair's tolerance), then each of the partition's other bodies (looked up
+                // once) with the cell's escapees.
                 let beyond = tolerance_bound(cell, touch);
                 for (at, a) in cell.iter().enumerate() {
                     let right = a.center.x + a.half.x + beyond;
@@ -599,16 +699,29 @@ impl MadePairs {
                         if b.left() > right {
                             break;
                         }
-                        if a.moved || b.moved {
-                            let j = b.slot as usize;
-                            found.extend(made_pair(layout, a, (j, b.center, b.half), touch));
-                        }
+                        let j = b.slot as usize;
+                        found.extend(made_pair(layout, a, (j, b.center, b.half), touch));
                     }
                 }
-                for j in residents.unmoved(partition, slot, flat) {
+                for j in escapees.others(partition, slot, flat) {
                     let (center, half) = (pieces[j].center, pieces[j].half);
-                    for a in cell.iter().filter(|a| a.moved) {
+                    for a in cell {
                         found.extend(made_pair(layout, a, (j, center, half), touch));
+                    }
+                }
+            }
+            for &k in &listed[chunk_range(i, CHUNKS, listed.len())] {
+                let Piece { center, half, .. } = pieces[k as usize];
+                let a = Resident {
+                    slot: k,
+                    center,
+                    half,
+                };
+                for &j in layout.near.of(k as usize) {
+                    let j = j as usize;
+                    if !escapees.escaped[j] {
+                        let (center, half) = (pieces[j].center, pieces[j].half);
+                        found.extend(made_pair(layout, &a, (j, center, half), touch));
                     }
                 }
             }
@@ -649,7 +762,6 @@ impl MadePairs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tiles::TileMap;
 
     fn piece(x: f32, y: f32, id: u64) -> Piece {
         Piece {
@@ -666,56 +778,10 @@ mod tests {
     }
 
     #[test]
-    fn every_body_is_filed_the_same_on_the_crew_as_on_one_thread() {
-        let mut partition = Partition::default();
-        // Cells of 64 units, 8 across and 8 up; 300 bodies, every one moved.
-        partition.fit(&TileMap::new(32, 32, 16.0), 4);
-        let mut u = crate::test_rng::unit_floats(11);
-        let pieces: Vec<Piece> = (0..300)
-            .map(|i| piece(u() * 512.0, u() * 512.0, 1 + i))
-            .collect();
-        let filed = |threads: Threads| {
-            let mut residents = Residents::default();
-            residents.file((&partition, &pieces), |_| Vec2::NAN, 1e-3, threads);
-            assert!(residents.everyone);
-            let cells: Vec<Vec<u32>> = (0..64).map(|c| slots_in(&residents, c)).collect();
-            (cells, residents.moved_cells)
-        };
-        let pool = Box::leak(Box::new(
-            bevy::tasks::TaskPoolBuilder::new().num_threads(1).build(),
-        ));
-        let crew = crate::fast::crew::Crew::spawn(pool, 1).expect("a crew of one");
-        let (alone, on_crew) = (filed(None), filed(Some(&crew)));
-        assert_eq!(alone, on_crew);
-        // Each cell holds the bodies whose grown box covers it, from the left.
-        let (cells, moved_cells) = alone;
-        for (c, cell) in cells.iter().enumerate() {
-            let mut expected: Vec<(f32, u32)> = (pieces.iter().enumerate())
-                .filter(|(_, p)| {
-                    let aabb = Aabb::new(p.center, p.half);
-                    let (min, max) = Partition::filed_box(&aabb, 1e-3).unwrap();
-                    let (lo, hi) = partition.cell_range(min, max);
-                    let (x, y) = (c as u32 % 8, c as u32 / 8);
-                    (lo.x..=hi.x).contains(&x) && (lo.y..=hi.y).contains(&y)
-                })
-                .map(|(k, p)| (p.center.x - p.half.x, k as u32))
-                .collect();
-            expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let slots: Vec<u32> = expected.iter().map(|&(_, k)| k).collect();
-            assert_eq!(*cell, slots, "cell {c}");
-        }
-        let occupied = (cells.iter().enumerate()).filter(|(_, c)| !c.is_empty());
-        assert_eq!(
-            moved_cells,
-            occupied.map(|(c, _)| c as u32).collect::<Vec<_>>()
-        );
-    }
-
-    #[test]
-    fn the_bodies_the_response_moved_are_filed_in_the_cells_their_grown_box_covers() {
+    fn the_bodies_filed_are_in_the_cells_their_grown_box_covers_from_the_left() {
         let mut partition = Partition::default();
         // Cells of 64 units, 4 across and 2 up.
-        partition.fit(&TileMap::new(16, 8, 16.0), 4);
+        partition.fit(&TileMap::new(16, 8, 16.0), 4, 0.0);
         let mut pieces = vec![
             piece(32.0, 32.0, 10),
             piece(64.0, 32.0, 20),
@@ -723,77 +789,78 @@ mod tests {
             // Its right side 0.0005 short of the cells' border at x = 64.
             piece(59.9995, 100.0, 40),
             piece(f32::NAN, 0.0, 50),
+            piece(40.0, 36.0, 60),
+            piece(36.0, 20.0, 70),
         ];
         // Invalid too, and the widest: not counted among the filed bodies' widths.
         pieces[4].half.x = f32::INFINITY;
-        // Where detection saw them: the second did not move since.
-        let mut seen = vec![
-            Vec2::new(30.0, 32.0),
-            Vec2::new(64.0, 32.0),
-            Vec2::new(190.0, 100.0),
-            Vec2::new(59.0, 100.0),
-            Vec2::ZERO,
-        ];
-        // Forty bodies that did not move, in the third cell.
-        for i in 0..40 {
-            pieces.push(piece(150.0, 10.0 + i as f32, 100 + i));
-            seen.push(Vec2::new(150.0, 10.0 + i as f32));
-        }
         let mut residents = Residents::default();
-        residents.file((&partition, &pieces), |k| seen[k], 1e-3, None);
-        assert!(!residents.everyone, "4 bodies of 45 moved");
-        assert_eq!(slots_in(&residents, 0), [0]);
-        assert_eq!(
-            slots_in(&residents, 1),
-            [] as [u32; 0],
-            "a body the response did not move is read from the partition"
-        );
-        assert_eq!(slots_in(&residents, 2), [] as [u32; 0]);
+        // Slot 1 is not filed: it is read from the partition.
+        residents.file(&partition, &pieces, &[0, 2, 3, 4, 5, 6], 1e-3);
+        assert_eq!(slots_in(&residents, 0), [0, 6, 5], "from the left");
+        assert_eq!(slots_in(&residents, 1), [] as [u32; 0]);
         assert_eq!(slots_in(&residents, 4), [3]);
         assert_eq!(slots_in(&residents, 5), [3]);
         assert_eq!(slots_in(&residents, 7), [2]);
         assert_eq!(
             residents.residents.len(),
-            4,
+            6,
             "the invalid box is filed nowhere"
         );
         assert_eq!(residents.widest, 4.0, "the widest body filed in a cell");
-        assert_eq!(residents.moved[..6], [true, false, true, true, true, false]);
-        assert_eq!(residents.moved_cells, [0, 4, 5, 7]);
+        assert_eq!(residents.occupied, [0, 4, 5, 7]);
 
-        // The first body moved into the third cell; the fourth, with a tolerance smaller than
-        // its distance to the border, no longer reaches the cell beyond it; the third is back
-        // where detection saw it.
+        // Filed again where they are now: the first moved into the third cell, and the fourth,
+        // with a tolerance smaller than its distance to the border, no longer reaches the cell
+        // beyond it.
         pieces[0].center.x = 160.0;
-        pieces[2].center.x = 190.0;
-        residents.file((&partition, &pieces), |k| seen[k], 1e-4, None);
+        residents.file(&partition, &pieces, &[0, 3], 1e-4);
         assert_eq!(slots_in(&residents, 0), [] as [u32; 0]);
         assert_eq!(slots_in(&residents, 2), [0]);
         assert_eq!(slots_in(&residents, 4), [3]);
         assert_eq!(slots_in(&residents, 5), [] as [u32; 0]);
-        assert_eq!(slots_in(&residents, 7), [] as [u32; 0]);
-        assert_eq!(residents.moved_cells, [2, 4]);
+        assert_eq!(residents.occupied, [2, 4]);
+    }
 
-        // Six more moved: more than one body in eight, so every body is filed (an empty slot
-        // nowhere), the moved ones noted as such.
-        pieces.push(piece(0.0, 0.0, Entity::PLACEHOLDER.to_bits()));
-        seen.push(Vec2::ZERO);
-        for at in &mut seen[5..11] {
-            at.x = 149.0;
-        }
-        residents.file((&partition, &pieces), |k| seen[k], 1e-4, None);
-        assert!(residents.everyone, "9 bodies of 46 moved");
-        assert_eq!(slots_in(&residents, 0), [1]);
-        assert_eq!(slots_in(&residents, 2).len(), 41);
-        let lefts: Vec<f32> = residents.of_cell(2).iter().map(Resident::left).collect();
+    #[test]
+    fn near_lists_hold_each_pair_from_both_ends_and_only_when_relaxing() {
+        let mut near = NearLists::default();
+        let pieces: [&[(u32, u32)]; 2] = [&[(0, 2), (3, 1)], &[(2, 3)]];
+        near.build(5, 4.0, pieces.iter().copied(), |k| k != 3);
+        assert_eq!(near.of(0), [2]);
+        assert_eq!(near.of(1), [3]);
+        assert_eq!(near.of(2), [0, 3]);
+        assert_eq!(near.of(3), [1, 2]);
+        assert_eq!(near.of(4), [] as [u32; 0]);
+        assert_eq!(near.complete, [true, true, true, false, true]);
+        // Without relaxation's reach, none: every moved body escapes.
+        near.build(5, 0.0, pieces.iter().copied(), |_| true);
+        assert_eq!(near.of(2), [] as [u32; 0]);
+        assert!(near.escapes(0, Vec2::ZERO, &piece(0.5, 0.0, 1), 1e-3));
+    }
+
+    #[test]
+    fn a_body_escapes_its_near_list_once_it_moved_about_the_reach_or_the_list_is_incomplete() {
+        let mut near = NearLists::default();
+        let pieces: [&[(u32, u32)]; 0] = [];
+        near.build(2, 4.0, pieces.iter().copied(), |k| k == 0);
+        let seen = Vec2::new(100.0, 50.0);
+        let at = |dx: f32, dy: f32| piece(seen.x + dx, seen.y + dy, 1);
+        assert!(!near.escapes(0, seen, &at(0.0, 0.0), 1e-3));
+        assert!(!near.escapes(0, seen, &at(3.9, -3.9), 1e-3));
         assert!(
-            lefts.windows(2).all(|w| w[0] <= w[1]),
-            "a cell's residents from the left: {lefts:?}"
+            near.escapes(0, seen, &at(4.0, 0.0), 1e-3),
+            "no room for rounding"
         );
-        let moved_in_2 = residents.of_cell(2).iter().filter(|r| r.moved).count();
-        assert_eq!(moved_in_2, 7, "the first body and six of the forty");
-        // The second and the third are each in two cells.
-        assert_eq!(residents.residents.len(), 46);
-        assert_eq!(residents.moved_cells, [2, 4]);
+        assert!(near.escapes(0, seen, &at(0.0, -4.5), 1e-3));
+        assert!(near.escapes(0, seen, &at(f32::NAN, 0.0), 1e-3));
+        assert!(
+            near.escapes(1, seen, &at(0.0, 0.0), 1e-3),
+            "its pairs were not all searched"
+        );
+        assert!(
+            near.escapes(7, seen, &at(0.0, 0.0), 1e-3),
+            "a slot it has no list for"
+        );
     }
 }

@@ -97,6 +97,8 @@ pub(crate) struct ContactLayout {
     /// Where each slot's body ended the step so far, and how relaxation may move it
     /// (`crate::fast::relaxing`).
     pub(crate) ended: Vec<crate::fast::relaxing::Ended>,
+    /// The pairs within relaxation's near reach at detection (`crate::fast::relaxing`).
+    pub(crate) near: crate::fast::relaxing::NearLists,
     /// Every body kept its slot at the last detection.
     pub(crate) kept_before: bool,
     /// The body tables as the query matches them: each one's table id, place in the query's

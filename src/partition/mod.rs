@@ -114,27 +114,37 @@ impl core::error::Error for PartitionError {}
 /// The grid of cells over the tile map (article 000). Each cell lists the bodies whose boxes
 /// touch it; a body is in every cell its box covers (grown by
 /// [`PhysicsConfig::contact_tolerance`](crate::PhysicsConfig::contact_tolerance), so bodies
-/// that touch within it share a cell), and stays in a cell it has left until it is more than
+/// that touch within it share a cell; with relaxation on, grown by a quarter of a tile more, so
+/// that the bodies near each other do too), and stays in a cell it has left until it is more than
 /// [`LEAVE_MARGIN_TILES`] away from it. Updated incrementally in
 /// [`PhysicsSystems::UpdatePartition`](crate::PhysicsSystems::UpdatePartition); read it (and
 /// every body's [`GridAreas`]) for tools and debugging.
 ///
 /// The grid covers the [`TileMap`] in square cells of
 /// [`PhysicsConfig::partition_cell_tiles`](crate::PhysicsConfig::partition_cell_tiles) tiles;
-/// it is rebuilt when either changes.
+/// it is rebuilt when either changes, or when relaxation is turned on or off.
 #[derive(Resource, Debug, Default)]
 pub struct Partition {
     origin: Vec2,
     cell_size: f32,
     /// [`LEAVE_MARGIN_TILES`] in world units.
     margin: f32,
+    /// How much further than the contact tolerance each body's box is grown where it is
+    /// filed (relaxation's near reach; 0 without relaxation).
+    reach: f32,
     dims: UVec2,
     cells: Vec<Vec<Entity>>,
     /// (map width, height, tile size, origin, tiles per cell) the grid was built for.
-    built_for: Option<(u32, u32, u32, [u32; 2], u32)>,
+    built_for: Option<(u32, u32, u32, [u32; 2], u32, u32)>,
 }
 
 impl Partition {
+    /// How much further than the contact tolerance each body's box is grown where it is
+    /// filed: relaxation's near reach, 0 without relaxation.
+    pub(crate) fn reach(&self) -> f32 {
+        self.reach
+    }
+
     /// Side of a cell in world units.
     pub fn cell_size(&self) -> f32 {
         self.cell_size
@@ -326,7 +336,7 @@ impl Partition {
     }
 
     /// Rebuilds the grid for `map` if it changed; returns whether it did.
-    pub(crate) fn fit(&mut self, map: &TileMap, tiles_per_cell: u32) -> bool {
+    pub(crate) fn fit(&mut self, map: &TileMap, tiles_per_cell: u32, reach: f32) -> bool {
         let tiles_per_cell = tiles_per_cell.max(1);
         let key = (
             map.width(),
@@ -334,6 +344,7 @@ impl Partition {
             map.tile_size().to_bits(),
             [map.origin().x.to_bits(), map.origin().y.to_bits()],
             tiles_per_cell,
+            reach.to_bits(),
         );
         if self.built_for == Some(key) {
             return false;
@@ -342,6 +353,7 @@ impl Partition {
         self.origin = map.origin();
         self.cell_size = map.tile_size() * tiles_per_cell as f32;
         self.margin = map.tile_size() * LEAVE_MARGIN_TILES;
+        self.reach = reach;
         self.dims = grid_dims(map.width(), map.height(), tiles_per_cell);
         self.cells.clear();
         self.cells
@@ -426,7 +438,7 @@ mod tests {
 
     fn grid(w: u32, h: u32) -> Partition {
         let mut p = Partition::default();
-        p.fit(&TileMap::new(w, h, 16.0), 4);
+        p.fit(&TileMap::new(w, h, 16.0), 4, 0.0);
         p
     }
 

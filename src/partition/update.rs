@@ -95,7 +95,9 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
     } else {
         usize::MAX
     };
-    let rebuilt = partition.fit(&map, config.partition_cell_tiles);
+    // Relaxation's near lists need the bodies within its reach of each other to share a cell.
+    let reach = crate::fast::relaxing::near_reach(&config, &map);
+    let rebuilt = partition.fit(&map, config.partition_cell_tiles, reach);
     if rebuilt {
         // A new grid holds nobody yet (rare: the map or the cell size changed).
         for (_, _, mut areas, _) in &mut bodies {
@@ -133,7 +135,7 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
                         continue;
                     }
                     let (entity, aabb, areas) = (entities[row], &aabbs[row], &areas[row]);
-                    let range = Partition::filed_box(aabb, config.contact_tolerance)
+                    let range = Partition::filed_box(aabb, config.contact_tolerance + reach)
                         .map(|(min, max)| grid.kept_range(min, max, areas.range));
                     if range != areas.range {
                         shared.borrow_local_mut().push((entity, range));

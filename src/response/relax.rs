@@ -69,7 +69,7 @@ use crate::body::{BodyState, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
 use crate::fast::parallel::CrewJoin;
-use crate::fast::relaxing::MadePairs;
+use crate::fast::relaxing::{Escapees, MadePairs};
 use crate::fast::rest::Awake;
 use crate::fast::rows::DENSE;
 use crate::fast::snapshot::ContactLayout;
@@ -157,8 +157,6 @@ pub(crate) struct Sweeps {
     found: FoundPairs,
     /// Where relaxation found each body (where the response left it).
     origin: Vec<Vec2>,
-    /// How far relaxation has moved any body from there, on either axis, at most.
-    drift: f32,
     /// The bodies the pass moved (some maybe more than once).
     pass_moved: Vec<u32>,
     /// The bodies the passes moved (some maybe more than once, or back where they were).
@@ -224,8 +222,7 @@ pub(crate) struct Links<F, M, N = ()> {
     /// `contacts(search, out)`: pushes onto `out` each pair `(k, j)` of a body `k` of
     /// `search.moved` and a body `j` that may pair with it such that
     /// [`search.new_pair(k, j)`](MovedSearch::new_pair), in an order that depends only on
-    /// the search (a pair may come more than once). A body `j` touching `k` is, where the
-    /// response left it, within [`search.search_box(k)`](MovedSearch::search_box).
+    /// the search (a pair may come more than once).
     pub(crate) contacts: N,
 }
 
@@ -237,24 +234,12 @@ pub(crate) struct MovedSearch<'a> {
     pub(crate) pieces: &'a [Piece],
     /// The bodies the pass moved, each once.
     pub(crate) moved: &'a [u32],
-    /// How far relaxation has moved any body, on either axis, at most.
-    drift: f32,
     pub(crate) touch: f32,
     /// Whether two bodies are partners already.
     known: &'a (dyn Fn(usize, usize) -> bool + Sync),
 }
 
 impl MovedSearch<'_> {
-    /// The box within which every body touching body `k` now was where the response left it:
-    /// `k`'s box grown by the drift, and by a few tolerances (the other's may be a float step
-    /// or two larger).
-    pub(crate) fn search_box(&self, k: usize) -> (Vec2, Vec2) {
-        let a = &self.pieces[k];
-        let reach =
-            a.half + self.drift + 4.0 * pair_skin(self.touch, a.center.abs() + a.half, a.center);
-        (a.center - reach, a.center + reach)
-    }
-
     /// Whether body `k` touches body `j` now, within their tolerance, and they are no partners.
     #[inline]
     pub(crate) fn new_pair(&self, k: usize, j: usize) -> bool {
@@ -303,7 +288,6 @@ where
     sweeps.order.queued.resize(n, 0);
     sweeps.origin.clear();
     sweeps.origin.extend(pieces.iter().map(|p| p.center));
-    sweeps.drift = 0.0;
     sweeps.listed = false;
     sweeps.relaxed.clear();
     sweeps.live.clear();
@@ -379,11 +363,6 @@ fn find_made_pairs<P, F, M, N>(
     M: Fn(usize) -> Mobility,
     N: Fn(&MovedSearch, &mut Vec<(u32, u32)>),
 {
-    for &k in &sweeps.pass_moved {
-        let k = k as usize;
-        let moved = (pieces[k].center - sweeps.origin[k]).abs().max_element();
-        sweeps.drift = sweeps.drift.max(moved);
-    }
     // Each body the pass left away from where the response left it, once.
     sweeps.order.sweep = sweeps.order.sweep.wrapping_add(1);
     let stamp = sweeps.order.sweep;
@@ -406,7 +385,6 @@ fn find_made_pairs<P, F, M, N>(
         let search = MovedSearch {
             pieces,
             moved: &moved,
-            drift: sweeps.drift,
             touch,
             known: &known,
         };
@@ -460,6 +438,8 @@ pub(crate) struct Pictures {
     pieces: Vec<Piece>,
     sweeps: Sweeps,
     made: MadePairs,
+    /// The bodies the searches read where they are, not from their near lists.
+    escapees: core::cell::RefCell<Escapees>,
     squeezes: Squeezes,
     squished: InEntityOrder<Squished>,
     /// What each piece of the search for the pairs a pass made found.
@@ -485,8 +465,8 @@ type RelaxedBodies<'w, 's> = Query<
 /// Relaxes the bodies the response left (see the [algorithm](self)), over the slots of the
 /// step's [`ContactLayout`] and the pairs detection found or the response made
 /// ([`MadePairs`], searched on the crew's threads above
-/// [`PhysicsConfig::parallel_min_bodies`], in the partition's cells for the bodies the
-/// response did not move and with the moved ones filed where it left them), writes back the
+/// [`PhysicsConfig::parallel_min_bodies`], in the near lists detection made and, for the
+/// [`Escapees`], in the partition's cells), writes back the
 /// bodies it moved, and reports the squeezes it left ([`Squished`], once per episode, in
 /// entity order), and how many passes moved a body and how many bodies it moved in
 /// [`PhysicsStats`].
@@ -507,6 +487,7 @@ pub(crate) fn relax_bodies(
         pieces,
         sweeps,
         made,
+        escapees,
         squeezes,
         squished: found,
         search_chunks,
@@ -520,7 +501,12 @@ pub(crate) fn relax_bodies(
         0
     } else {
         let threads = crew.threads(slots >= config.parallel_min_bodies);
-        made.find(&layout, (&partition, pieces), touch, threads);
+        made.find(
+            &layout,
+            (&partition, pieces),
+            (touch, threads),
+            escapees.get_mut(),
+        );
         let made = &*made;
         let layout_ref = &*layout;
         let links = Links {
@@ -531,7 +517,7 @@ pub(crate) fn relax_bodies(
             mobility: |k: usize| layout_ref.mobility(k),
             contacts: |search: &MovedSearch, out: &mut Vec<(u32, u32)>| {
                 let mut chunks = search_chunks.borrow_mut();
-                let filed = (&*partition, &made.residents);
+                let filed = (&*partition, &mut *escapees.borrow_mut());
                 layout_ref.touching_moved(filed, search, threads, (&mut chunks, out));
             },
         };
