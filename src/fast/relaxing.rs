@@ -293,7 +293,7 @@ pub(crate) fn near_reach(config: &PhysicsConfig, map: &TileMap) -> f32 {
 
 /// The pairs of bodies apart by at most twice the reach ([`near_reach`]) along both axes where
 /// pair detection saw them, each listed from both ends, found by the pair loop beside the
-/// pairs touching. While two bodies are each no further than the reach (less rounding) from
+/// pairs touching. While two bodies are each no further than most of the reach from
 /// where detection saw them, they can only touch if they are in each other's list; a body
 /// further away, or one whose pairs detection did not all search (a resting body's), is an
 /// escapee ([`Escapees`]), searched where it is.
@@ -360,12 +360,15 @@ impl NearLists {
 
     /// Whether slot `k`'s body, `piece` where it is now and `detected` where detection saw it,
     /// may touch a body outside its list that is no escapee either: its list is incomplete, or
-    /// it is further than the reach (less a bound on rounding) from where detection saw it.
+    /// it is further than three quarters of the reach (less its pair tolerance) from where
+    /// detection saw it. Two bodies within that of where detection saw them are at least half
+    /// the reach short of the lists' bound when they touch: room for the rounding of the tests
+    /// at any coordinate or size up to millions of units (where a float step is half a unit).
     fn escapes(&self, k: usize, detected: Vec2, piece: &Piece, touch: f32) -> bool {
         let complete = self.complete.get(k).copied().unwrap_or(false);
         let moved = (piece.center - detected).abs();
-        let largest = 2.0 * (piece.center.abs() + piece.half).max_element() + 1024.0;
-        let limit = self.reach - 2.0 * rounded_tolerance(touch, largest);
+        let largest = (piece.center.abs() + piece.half).max_element();
+        let limit = 0.75 * self.reach - 2.0 * rounded_tolerance(touch, largest);
         // Written so that a NaN escapes.
         !(complete && moved.x <= limit && moved.y <= limit)
     }
@@ -392,8 +395,7 @@ impl Escapees {
         self.list.clear();
     }
 
-    /// Makes each body of `moved` that escapes ([`NearLists::escapes`]) an escapee; returns
-    /// nothing.
+    /// Makes each body of `moved` that escapes ([`NearLists::escapes`]) an escapee.
     fn join(
         &mut self,
         layout: &ContactLayout,
@@ -840,19 +842,19 @@ mod tests {
     }
 
     #[test]
-    fn a_body_escapes_its_near_list_once_it_moved_about_the_reach_or_the_list_is_incomplete() {
+    fn a_body_escapes_its_near_list_once_it_moved_most_of_the_reach_or_the_list_is_incomplete() {
         let mut near = NearLists::default();
         let pieces: [&[(u32, u32)]; 0] = [];
         near.build(2, 4.0, pieces.iter().copied(), |k| k == 0);
         let seen = Vec2::new(100.0, 50.0);
         let at = |dx: f32, dy: f32| piece(seen.x + dx, seen.y + dy, 1);
         assert!(!near.escapes(0, seen, &at(0.0, 0.0), 1e-3));
-        assert!(!near.escapes(0, seen, &at(3.9, -3.9), 1e-3));
+        assert!(!near.escapes(0, seen, &at(2.9, -2.9), 1e-3));
         assert!(
-            near.escapes(0, seen, &at(4.0, 0.0), 1e-3),
-            "no room for rounding"
+            near.escapes(0, seen, &at(3.0, 0.0), 1e-3),
+            "half the reach kept for rounding"
         );
-        assert!(near.escapes(0, seen, &at(0.0, -4.5), 1e-3));
+        assert!(near.escapes(0, seen, &at(0.0, -3.5), 1e-3));
         assert!(near.escapes(0, seen, &at(f32::NAN, 0.0), 1e-3));
         assert!(
             near.escapes(1, seen, &at(0.0, 0.0), 1e-3),
