@@ -404,16 +404,21 @@ impl Escapees {
         touch: f32,
     ) {
         for k in moved {
-            let at = k as usize;
-            if !self.escaped[at]
-                && layout
-                    .near
-                    .escapes(at, layout.snaps[at].center, &pieces[at], touch)
-            {
-                self.escaped[at] = true;
-                self.list.push(k);
-            }
+            self.sort_out(layout, pieces, k as usize, touch);
         }
+    }
+
+    /// Makes slot `k`'s body an escapee if it is none yet and escapes; returns whether it is one.
+    fn sort_out(&mut self, layout: &ContactLayout, pieces: &[Piece], k: usize, touch: f32) -> bool {
+        if !self.escaped[k]
+            && layout
+                .near
+                .escapes(k, layout.snaps[k].center, &pieces[k], touch)
+        {
+            self.escaped[k] = true;
+            self.list.push(k as u32);
+        }
+        self.escaped[k]
     }
 
     /// Files the escapees where `pieces` has them.
@@ -668,13 +673,7 @@ impl MadePairs {
         // A NaN centre is away too.
         let moved = (0..pieces.len()).filter(|&k| pieces[k].center != layout.snaps[k].center);
         for k in moved {
-            if layout
-                .near
-                .escapes(k, layout.snaps[k].center, &pieces[k], touch)
-            {
-                escapees.escaped[k] = true;
-                escapees.list.push(k as u32);
-            } else {
+            if !escapees.sort_out(layout, pieces, k, touch) {
                 self.listed.push(k as u32);
             }
         }
