@@ -23,15 +23,15 @@ pub(crate) type MovingBodies<'w, 's, C> = Query<'w, 's, MovingRow<C>, Without<Ki
 #[derive(QueryData)]
 #[query_data(mutable, contiguous(mutable))]
 pub(crate) struct MovingRow<C: Component<Mutability = Mutable>> {
-    entity: Entity,
-    aabb: &'static mut Aabb,
+    pub(crate) entity: Entity,
+    pub(crate) aabb: &'static mut Aabb,
     velocity: &'static mut Velocity,
     flags: &'static mut PushFlags,
-    state: &'static mut BodyState,
+    pub(crate) state: &'static mut BodyState,
     switches: &'static BodySwitches,
-    own: &'static mut C,
+    pub(crate) own: &'static mut C,
     rest: &'static mut Rest,
-    awake: &'static mut Awake,
+    pub(crate) awake: &'static mut Awake,
 }
 
 /// One body of [`MovingBodies`], as [`for_each_moving_body`] hands it to the stage: its
@@ -126,5 +126,18 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
         stamp_writes(&mut f, writer);
         stamp_writes(&mut s, writer);
         stamp_writes(&mut o, writer);
+    }
+}
+
+/// Calls `f` with every body of `bodies` and its state, table by table, marking nothing changed.
+pub(crate) fn for_each_state<C: Component<Mutability = Mutable>>(
+    bodies: &mut MovingBodies<C>,
+    mut f: impl FnMut(Entity, &BodyState),
+) {
+    for rows in bodies.contiguous_iter_mut().expect(DENSE) {
+        let states = unpack(rows.state).0;
+        for (&entity, state) in rows.entity.iter().zip(states.iter()) {
+            f(entity, state);
+        }
     }
 }

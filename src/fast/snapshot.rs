@@ -193,36 +193,50 @@ impl ContactLayout {
     }
 
     /// The body's kind this step (`crate::fast::rest`'s bits; `None` when it was not detected).
+    #[cfg(feature = "debug")]
     #[inline]
     pub(crate) fn mode_of(&self, entity: Entity) -> Option<u8> {
         let k = self.now.slot(entity)?;
         self.modes.get(k).map(|m| m.load(Relaxed))
     }
 
-    /// Whether the body in each row of a run of table rows responds this step: its slot is
-    /// [`ACTIVE`] (an undetected body does not respond). Made from the run's `entities` (in
-    /// table order), and given them again with the row to test.
+    /// The slot of the body in each row of a run of table rows (`None`: not detected this
+    /// step). Made from the run's `entities` (in table order), and given them again with the
+    /// row.
     ///
     /// A table's bodies have consecutive slots (a slot is a body's row in the detection's
     /// query order), so the slot of the run's first row is found once, and each row's is the
-    /// next one's, checked by the entity it holds; a row whose check fails is looked up as
-    /// [`mode_of`](Self::mode_of) does, which every resting body needed before.
-    pub(crate) fn responds_by_row(
+    /// next one's, checked by the entity it holds; a row whose check fails is looked up by its
+    /// entity.
+    pub(crate) fn slots_by_row(
         &self,
         entities: &[Entity],
-    ) -> impl Fn(&[Entity], usize) -> bool + use<'_> {
-        let (slots, modes) = (&self.now.entities, &self.modes);
+    ) -> impl Fn(&[Entity], usize) -> Option<usize> + use<'_> {
+        let slots = &self.now.entities;
         // The slot of row 0, from the first row that was detected.
         let base = (entities.iter().enumerate())
             .find_map(|(row, &e)| self.now.slot(e)?.checked_sub(row))
             .unwrap_or(usize::MAX / 2);
         move |entities, row| {
             let (k, e) = (base + row, entities[row]);
-            let mode = match slots.get(k) {
-                Some(&slot) if slot == e => modes[k].load(Relaxed),
-                _ => self.mode_of(e).unwrap_or(0),
-            };
-            mode & ACTIVE != 0
+            match slots.get(k) {
+                Some(&slot) if slot == e => Some(k),
+                _ => self.now.slot(e),
+            }
+        }
+    }
+
+    /// Whether the body in each row of a run of table rows responds this step: its slot is
+    /// [`ACTIVE`] (an undetected body does not respond), found by
+    /// [`slots_by_row`](Self::slots_by_row).
+    pub(crate) fn responds_by_row(
+        &self,
+        entities: &[Entity],
+    ) -> impl Fn(&[Entity], usize) -> bool + use<'_> {
+        let slot_of = self.slots_by_row(entities);
+        move |entities, row| {
+            let mode = slot_of(entities, row).and_then(|k| self.modes.get(k));
+            mode.is_some_and(|mode| mode.load(Relaxed) & ACTIVE != 0)
         }
     }
 

@@ -63,15 +63,17 @@
 //! path's searches for the pairs the response and the passes made in `crate::fast::relaxing`.
 
 use bevy::prelude::*;
+use core::ops::DerefMut;
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use crate::body::Aabb;
-use crate::body::{BodyState, warn_bits, warn_once_while};
+use crate::body::{warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
+use crate::fast::moving::{MovingBodies, for_each_moving_body, for_each_state};
 use crate::fast::parallel::CrewJoin;
 use crate::fast::relaxing::{Escapees, MadePairs};
 use crate::fast::rest::Awake;
-use crate::fast::rows::DENSE;
 use crate::fast::snapshot::ContactLayout;
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::messages::{InEntityOrder, Squished};
@@ -446,35 +448,101 @@ pub(crate) struct Pictures {
     search_chunks: core::cell::RefCell<Vec<SlotPairs>>,
     /// The bodies whose episode of squeezes ends this step.
     unsqueezed: Vec<Entity>,
+    written: Written,
 }
 
-/// The bodies relaxation moves, and their episodes of squeezes.
-type RelaxedBodies<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static mut Aabb,
-        &'static mut Transform,
-        &'static mut Awake,
-        &'static mut BodyState,
-    ),
-    Without<crate::body::Kinematic>,
->;
+/// The bodies relaxation moved this step, each once: by slot, and marked by slot.
+#[derive(Default)]
+struct Written {
+    slots: Vec<u32>,
+    marks: Vec<bool>,
+}
+
+impl Written {
+    /// Notes each body of `relaxed` that relaxation left away from where the step had it, once
+    /// ([`ContactLayout::moved_by_relaxation`]).
+    fn note(&mut self, layout: &ContactLayout, pieces: &[Piece], relaxed: &[u32]) {
+        self.slots.clear();
+        self.marks.clear();
+        self.marks.resize(pieces.len(), false);
+        for &k in relaxed {
+            if layout.moved_by_relaxation(k as usize, pieces[k as usize].center) {
+                self.slots.push(k);
+                self.marks[k as usize] = true;
+            }
+        }
+    }
+
+    /// Puts each body noted where `pieces` has it: read by rows when they are many (on the
+    /// crew's threads from `parallel.1` bodies), else each looked up. Returns how many.
+    fn write(
+        &self,
+        layout: &ContactLayout,
+        pieces: &[Piece],
+        bodies: &mut MovingBodies<Transform>,
+        parallel: (&CrewSlot, usize),
+    ) -> usize {
+        let placed = AtomicUsize::new(0);
+        if self.slots.len() * WRITE_BY_ROWS >= pieces.len() {
+            let marks = &self.marks;
+            let skip = |entities: &[Entity]| {
+                let slot_of = layout.slots_by_row(entities);
+                move |entities: &[Entity], row, _| !slot_of(entities, row).is_some_and(|k| marks[k])
+            };
+            for_each_moving_body(bodies, parallel, skip, |mut body| {
+                if let Some(k) = layout.now.slot(body.entity) {
+                    place(pieces[k].center, &mut body.aabb, &mut body.own, body.awake);
+                    placed.fetch_add(1, Relaxed);
+                }
+            });
+        } else {
+            for &k in &self.slots {
+                let k = k as usize;
+                if let Ok(mut body) = bodies.get_mut(layout.snaps[k].entity) {
+                    let awake = body.awake.bypass_change_detection();
+                    place(pieces[k].center, &mut body.aabb, &mut body.own, awake);
+                    placed.fetch_add(1, Relaxed);
+                }
+            }
+        }
+        placed.into_inner()
+    }
+}
+
+/// A body relaxation moved has its rows read in table order, the physics' way
+/// ([`for_each_moving_body`]), when at least one slot in this many was moved: below, each is
+/// looked up by its entity, which costs tens of times a row's test (a pile's few).
+const WRITE_BY_ROWS: usize = 32;
+
+/// Puts a body relaxation moved at `center`: its box, its `Transform` (if finite), and its
+/// step no longer ends where it began.
+fn place(
+    center: Vec2,
+    aabb: &mut impl DerefMut<Target = Aabb>,
+    transform: &mut impl DerefMut<Target = Transform>,
+    awake: &mut Awake,
+) {
+    aabb.center = center;
+    if center.is_finite() {
+        transform.translation.x = center.x;
+        transform.translation.y = center.y;
+    }
+    awake.moved();
+}
 
 /// Relaxes the bodies the response left (see the [algorithm](self)), over the slots of the
 /// step's [`ContactLayout`] and the pairs detection found or the response made
 /// ([`MadePairs`], searched on the crew's threads above
 /// [`PhysicsConfig::parallel_min_bodies`], in the near lists detection made and, for the
-/// [`Escapees`], in the partition's cells), writes back the
-/// bodies it moved, and reports the squeezes it left ([`Squished`], once per episode, in
+/// [`Escapees`], in the partition's cells), writes back the bodies it moved (box,
+/// `Transform`; [`Written`]), and reports the squeezes it left ([`Squished`], once per episode, in
 /// entity order), and how many passes moved a body and how many bodies it moved in
 /// [`PhysicsStats`].
 pub(crate) fn relax_bodies(
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
     (map, partition): (Res<TileMap>, Res<Partition>),
     (layout, mut stats): (Res<ContactLayout>, ResMut<PhysicsStats>),
-    mut bodies: RelaxedBodies,
+    mut bodies: MovingBodies<Transform>,
     mut pictures: Local<Pictures>,
     mut squished: MessageWriter<Squished>,
 ) {
@@ -492,6 +560,7 @@ pub(crate) fn relax_bodies(
         squished: found,
         search_chunks,
         unsqueezed,
+        written,
     } = &mut *pictures;
     layout.pieces_into(pieces);
     // Every body quiet (an empty slot has no pair): the response moved nobody, so it made no
@@ -531,29 +600,16 @@ pub(crate) fn relax_bodies(
     // listed twice is written once), then start the episodes of the squeezed.
     let entity_of = |j: usize| layout.snaps[j].entity;
     stats.relaxation_passes = moving as usize;
-    for &k in sweeps.relaxed.iter().filter(|_| moving > 0) {
-        let center = pieces[k as usize].center;
-        if !layout.moved_by_relaxation(k as usize, center) {
-            continue;
-        }
-        let Ok((_, mut aabb, mut transform, mut awake, _)) = bodies.get_mut(entity_of(k as usize))
-        else {
-            continue;
-        };
-        aabb.center = center;
-        if center.is_finite() {
-            transform.translation.x = center.x;
-            transform.translation.y = center.y;
-        }
-        awake.moved();
-        stats.relaxed_bodies += 1;
-    }
+    let relaxed = if moving > 0 { &sweeps.relaxed[..] } else { &[] };
+    written.note(&layout, pieces, relaxed);
+    let parallel = (&*crew, config.parallel_min_bodies);
+    stats.relaxed_bodies += written.write(&layout, pieces, &mut bodies, parallel);
     for (k, pressers) in &squeezes.found {
         let entity = entity_of(*k);
-        let Ok((_, _, _, _, mut state)) = bodies.get_mut(entity) else {
+        let Ok(mut body) = bodies.get_mut(entity) else {
             continue;
         };
-        warn_once_while(&mut state, warn_bits::SQUEEZED, true, || {
+        warn_once_while(&mut body.state, warn_bits::SQUEEZED, true, || {
             let center = pieces[*k].center;
             found.push(squished_by_relaxation(entity, center, pressers, entity_of));
         });
@@ -561,17 +617,15 @@ pub(crate) fn relax_bodies(
     // End the episodes of the bodies squeezed no more: every body's state read table by table,
     // the few whose episode ends written.
     unsqueezed.clear();
-    for (entities, _, _, _, states) in bodies.contiguous_iter().expect(DENSE) {
-        for (&entity, state) in entities.iter().zip(states) {
-            let squeezed = || (layout.now.slot(entity)).is_some_and(|k| squeezes.squeezed[k]);
-            if state.is_raised(warn_bits::SQUEEZED) && !squeezed() {
-                unsqueezed.push(entity);
-            }
+    for_each_state(&mut bodies, |entity, state| {
+        let squeezed = || (layout.now.slot(entity)).is_some_and(|k| squeezes.squeezed[k]);
+        if state.is_raised(warn_bits::SQUEEZED) && !squeezed() {
+            unsqueezed.push(entity);
         }
-    }
+    });
     for &entity in unsqueezed.iter() {
-        if let Ok((_, _, _, _, mut state)) = bodies.get_mut(entity) {
-            warn_once_while(&mut state, warn_bits::SQUEEZED, false, || {});
+        if let Ok(mut body) = bodies.get_mut(entity) {
+            warn_once_while(&mut body.state, warn_bits::SQUEEZED, false, || {});
         }
     }
     found.write(&mut squished);
