@@ -203,6 +203,7 @@ impl ContactLayout {
         chunks.resize_with(CHUNKS, Vec::new);
         let moved = search.moved;
         let slot = |entity: Entity| self.now.slot(entity);
+        let threads = threads.filter(|_| moved.len() >= SEARCH_IN_PARALLEL);
         for_each_chunk(chunks, threads, |i, found| {
             found.clear();
             for &k in &moved[chunk_range(i, CHUNKS, moved.len())] {
@@ -275,6 +276,12 @@ impl ContactLayout {
         true
     }
 }
+
+/// A search runs on the crew's threads when it reads at least this many moved bodies.
+const SEARCH_IN_PARALLEL: usize = 256;
+
+/// The bodies the response moved are sorted out on the crew's threads from this many slots.
+const SORT_IN_PARALLEL: usize = 8192;
 
 /// How far, per axis, [`NearLists`] reach from each body's box, in tiles.
 const NEAR_REACH_TILES: f32 = 0.25;
@@ -410,15 +417,24 @@ impl Escapees {
 
     /// Makes slot `k`'s body an escapee if it is none yet and escapes; returns whether it is one.
     fn sort_out(&mut self, layout: &ContactLayout, pieces: &[Piece], k: usize, touch: f32) -> bool {
-        if !self.escaped[k]
-            && layout
-                .near
-                .escapes(k, layout.snaps[k].center, &pieces[k], touch)
-        {
-            self.escaped[k] = true;
-            self.list.push(k as u32);
+        if !self.escaped[k] && Self::escapes(layout, pieces, k, touch) {
+            self.add(k as u32);
         }
         self.escaped[k]
+    }
+
+    /// Whether slot `k`'s body, where `pieces` has it, is away from its near list
+    /// ([`NearLists::escapes`]).
+    #[inline]
+    fn escapes(layout: &ContactLayout, pieces: &[Piece], k: usize, touch: f32) -> bool {
+        let detected = layout.snaps[k].center;
+        layout.near.escapes(k, detected, &pieces[k], touch)
+    }
+
+    /// Makes slot `k`'s body an escapee (it is none yet).
+    fn add(&mut self, k: u32) {
+        self.escaped[k as usize] = true;
+        self.list.push(k);
     }
 
     /// Files the escapees where `pieces` has them.
@@ -652,6 +668,9 @@ pub(crate) struct MadePairs {
     pieces: Vec<Vec<(u32, u32)>>,
     /// The bodies the response moved that are no escapees.
     listed: Vec<u32>,
+    /// The bodies the response moved in each piece of the slots: those that are no escapees,
+    /// and the escapees.
+    moved: Vec<(Vec<u32>, Vec<u32>)>,
     /// Every pair from both ends, sorted.
     pairs: Vec<(u32, u32)>,
     /// Slot `k`'s partners are `pairs[starts[k]..starts[k + 1]]`.
@@ -668,13 +687,30 @@ impl MadePairs {
         (touch, threads): (f32, Threads),
         escapees: &mut Escapees,
     ) {
+        // The bodies the response moved, sorted out in pieces of the slots (at once on the
+        // crew's threads when they are many), then put together in slot order.
         escapees.clear(pieces.len());
+        let n = pieces.len();
+        self.moved.resize_with(CHUNKS, Default::default);
+        let many = threads.filter(|_| n >= SORT_IN_PARALLEL);
+        for_each_chunk(&mut self.moved, many, |i, (listed, away)| {
+            listed.clear();
+            away.clear();
+            for k in chunk_range(i, CHUNKS, n) {
+                // A NaN centre is away too.
+                if pieces[k].center != layout.snaps[k].center {
+                    match Escapees::escapes(layout, pieces, k, touch) {
+                        true => away.push(k as u32),
+                        false => listed.push(k as u32),
+                    }
+                }
+            }
+        });
         self.listed.clear();
-        // A NaN centre is away too.
-        let moved = (0..pieces.len()).filter(|&k| pieces[k].center != layout.snaps[k].center);
-        for k in moved {
-            if !escapees.sort_out(layout, pieces, k, touch) {
-                self.listed.push(k as u32);
+        for (listed, away) in &self.moved {
+            self.listed.extend_from_slice(listed);
+            for &k in away {
+                escapees.add(k);
             }
         }
         escapees.file(partition, pieces, touch);
@@ -684,6 +720,7 @@ impl MadePairs {
         let listed = &self.listed;
         let slot = |entity: Entity| layout.now.slot(entity);
         self.pieces.resize_with(CHUNKS, Vec::new);
+        let threads = threads.filter(|_| listed.len() + escapees.list.len() >= SEARCH_IN_PARALLEL);
         for_each_chunk(&mut self.pieces, threads, |i, found| {
             found.clear();
             for &flat in &to_search[chunk_range(i, CHUNKS, to_search.len())] {
