@@ -182,8 +182,8 @@ impl ContactLayout {
     /// moved bodies on `threads`, each into its own buffer of `chunks`, then into `out` in the
     /// pieces' order. The [`Escapees`] are filed where they are first; then a moved escapee
     /// reads the cells its box covers (the escapees filed there, and the partition's other
-    /// bodies), and any other moved body its near list (the bodies that are no escapees) and
-    /// the escapees filed in its cells.
+    /// bodies), and any other moved body its near list (the bodies that are no escapees; a pair
+    /// of two such moved bodies from one end) and the escapees filed in its cells.
     pub(crate) fn touching_moved(
         &self,
         (partition, escapees): (&Partition, &mut Escapees),
@@ -198,67 +198,77 @@ impl ContactLayout {
             search.touch,
         );
         escapees.file(partition, search.pieces, search.touch);
-        let escapees = &*escapees;
-        let residents = &escapees.residents;
-        chunks.resize_with(CHUNKS, Vec::new);
         let moved = search.moved;
-        let slot = |entity: Entity| self.now.slot(entity);
-        let threads = threads.filter(|_| moved.len() >= SEARCH_IN_PARALLEL);
-        for_each_chunk(chunks, threads, |i, found| {
-            found.clear();
-            for &k in &moved[chunk_range(i, CHUNKS, moved.len())] {
-                let k = k as usize;
-                let a = &search.pieces[k];
-                if !Aabb::new(a.center, a.half).is_valid() {
-                    continue;
-                }
-                let grown =
-                    a.half + 4.0 * pair_skin(search.touch, a.center.abs() + a.half, a.center);
-                let (min, max) = (a.center - grown, a.center + grown);
-                let range = partition.cell_range(min, max);
-                let escaped = escapees.escaped[k];
-                // The residents of a cell are sorted from the left (see `Residents::file`):
-                // those whose left edge is further left of the search box than the widest
-                // resident is wide ended before it, and those whose left edge is past it began
-                // beyond it (rounding included, at the largest coordinate either bound spans).
-                let reach = 2.0 * residents.widest;
-                let before = min.x - reach - rounded_tolerance(search.touch, min.x.abs() + reach);
-                let beyond = max.x + rounded_tolerance(search.touch, max.x.abs());
-                for_each_cell(range, residents.width, |c| {
-                    let cell = residents.of_cell(c);
-                    let first = cell.partition_point(|near| near.left() < before);
-                    for near in &cell[first..] {
-                        if near.left() > beyond {
-                            break;
-                        }
-                        let j = near.slot as usize;
-                        if touching(search, self, (k, a), j) {
-                            found.push((k as u32, near.slot));
-                        }
+        for &k in moved {
+            escapees.searching[k as usize] = true;
+        }
+        {
+            let escapees = &*escapees;
+            let residents = &escapees.residents;
+            chunks.resize_with(CHUNKS, Vec::new);
+            let slot = |entity: Entity| self.now.slot(entity);
+            let threads = threads.filter(|_| moved.len() >= SEARCH_IN_PARALLEL);
+            for_each_chunk(chunks, threads, |i, found| {
+                found.clear();
+                for &k in &moved[chunk_range(i, CHUNKS, moved.len())] {
+                    let k = k as usize;
+                    let a = &search.pieces[k];
+                    if !Aabb::new(a.center, a.half).is_valid() {
+                        continue;
                     }
-                    if escaped {
-                        for j in escapees.others(partition, slot, c) {
+                    let grown =
+                        a.half + 4.0 * pair_skin(search.touch, a.center.abs() + a.half, a.center);
+                    let (min, max) = (a.center - grown, a.center + grown);
+                    let range = partition.cell_range(min, max);
+                    let escaped = escapees.escaped[k];
+                    // The residents of a cell are sorted from the left (see `Residents::file`):
+                    // those whose left edge is further left of the search box than the widest
+                    // resident is wide ended before it, and those whose left edge is past it began
+                    // beyond it (rounding included, at the largest coordinate either bound spans).
+                    let reach = 2.0 * residents.widest;
+                    let before =
+                        min.x - reach - rounded_tolerance(search.touch, min.x.abs() + reach);
+                    let beyond = max.x + rounded_tolerance(search.touch, max.x.abs());
+                    for_each_cell(range, residents.width, |c| {
+                        let cell = residents.of_cell(c);
+                        let first = cell.partition_point(|near| near.left() < before);
+                        for near in &cell[first..] {
+                            if near.left() > beyond {
+                                break;
+                            }
+                            let j = near.slot as usize;
                             if touching(search, self, (k, a), j) {
+                                found.push((k as u32, near.slot));
+                            }
+                        }
+                        if escaped {
+                            for j in escapees.others(partition, slot, c) {
+                                if touching(search, self, (k, a), j) {
+                                    found.push((k as u32, j as u32));
+                                }
+                            }
+                        }
+                    });
+                    if !escaped {
+                        for &j in self.near.of(k) {
+                            // A pair of two such bodies once, from its lower slot (the lists are
+                            // symmetric, and so is the test).
+                            let j = j as usize;
+                            let once = !(escapees.searching[j] && j < k);
+                            if !escapees.escaped[j] && once && touching(search, self, (k, a), j) {
                                 found.push((k as u32, j as u32));
                             }
                         }
                     }
-                });
-                if !escaped {
-                    for &j in self.near.of(k) {
-                        let j = j as usize;
-                        if !escapees.escaped[j] && touching(search, self, (k, a), j) {
-                            found.push((k as u32, j as u32));
-                        }
-                    }
                 }
+                // In an order that depends only on the search, not on the partition's lists.
+                found.sort_unstable();
+            });
+            for found in chunks.iter() {
+                out.extend_from_slice(found);
             }
-            // In an order that depends only on the search, not on the partition's lists.
-            found.sort_unstable();
-        });
-        for found in chunks.iter() {
-            out.extend_from_slice(found);
         }
+        escapees.unmark(moved);
     }
 
     /// Whether relaxation moved slot `k`'s body to `center`; if so, that is where it ended.
@@ -392,6 +402,8 @@ pub(crate) struct Escapees {
     list: Vec<u32>,
     /// The escapees by cell, where they were at the last filing.
     residents: Residents,
+    /// By slot: among the bodies the search under way reads (false between searches).
+    searching: Vec<bool>,
 }
 
 impl Escapees {
@@ -399,6 +411,8 @@ impl Escapees {
     fn clear(&mut self, slots: usize) {
         self.escaped.clear();
         self.escaped.resize(slots, false);
+        self.searching.clear();
+        self.searching.resize(slots, false);
         self.list.clear();
     }
 
@@ -429,6 +443,13 @@ impl Escapees {
     fn escapes(layout: &ContactLayout, pieces: &[Piece], k: usize, touch: f32) -> bool {
         let detected = layout.snaps[k].center;
         layout.near.escapes(k, detected, &pieces[k], touch)
+    }
+
+    /// Ends a search of the bodies `moved` (see `searching`).
+    fn unmark(&mut self, moved: &[u32]) {
+        for &k in moved {
+            self.searching[k as usize] = false;
+        }
     }
 
     /// Makes slot `k`'s body an escapee (it is none yet).
@@ -654,7 +675,8 @@ fn for_each_cell((lo, hi): CellRange, width: u32, mut f: impl FnMut(usize)) {
 /// The pairs the response made: pairs touching where the response left the bodies that
 /// detection did not find (never with a one-way platform). Only a body the response moved can
 /// be in one. Each moved body that is no escapee ([`NearLists::escapes`]) is tested against
-/// the bodies of its near list that are no escapees either; the escapees are searched cell by
+/// the bodies of its near list that are no escapees either (a pair of two such moved bodies
+/// from one end); the escapees are searched cell by
 /// cell (two bodies touching share a cell), in the cells holding one: the cell's escapees
 /// ([`Residents`]) are swept from the left, each tested against those after it whose left
 /// edges are within its right edge (plus a bound on any pair's tolerance), then each other
@@ -666,8 +688,9 @@ fn for_each_cell((lo, hi): CellRange, width: u32, mut f: impl FnMut(usize)) {
 pub(crate) struct MadePairs {
     /// What each piece of the search found: (slot, partner slot).
     pieces: Vec<Vec<(u32, u32)>>,
-    /// The bodies the response moved that are no escapees.
+    /// The bodies the response moved that are no escapees, and whether each slot is one.
     listed: Vec<u32>,
+    is_listed: Vec<bool>,
     /// The bodies the response moved in each piece of the slots: those that are no escapees,
     /// and the escapees.
     moved: Vec<(Vec<u32>, Vec<u32>)>,
@@ -707,8 +730,13 @@ impl MadePairs {
             }
         });
         self.listed.clear();
+        self.is_listed.clear();
+        self.is_listed.resize(n, false);
         for (listed, away) in &self.moved {
             self.listed.extend_from_slice(listed);
+            for &k in listed {
+                self.is_listed[k as usize] = true;
+            }
             for &k in away {
                 escapees.add(k);
             }
@@ -717,7 +745,7 @@ impl MadePairs {
         let escapees = &*escapees;
         let residents = &escapees.residents;
         let to_search = &residents.occupied;
-        let listed = &self.listed;
+        let (listed, is_listed) = (&self.listed, &self.is_listed);
         let slot = |entity: Entity| layout.now.slot(entity);
         self.pieces.resize_with(CHUNKS, Vec::new);
         let threads = threads.filter(|_| listed.len() + escapees.list.len() >= SEARCH_IN_PARALLEL);
@@ -756,8 +784,11 @@ impl MadePairs {
                     half,
                 };
                 for &j in layout.near.of(k as usize) {
+                    // A pair of two such bodies once, from its lower slot (the lists are
+                    // symmetric, and so is the test).
                     let j = j as usize;
-                    if !escapees.escaped[j] {
+                    let once = !(is_listed[j] && j < k as usize);
+                    if !escapees.escaped[j] && once {
                         let (center, half) = (pieces[j].center, pieces[j].half);
                         found.extend(made_pair(layout, &a, (j, center, half), touch));
                     }
