@@ -199,76 +199,81 @@ impl ContactLayout {
         );
         escapees.file(partition, search.pieces, search.touch);
         let moved = search.moved;
-        for &k in moved {
-            escapees.searching[k as usize] = true;
+        escapees.mark_searching(moved, true);
+        chunks.resize_with(CHUNKS, Vec::new);
+        let filed = (partition, &*escapees);
+        let threads = threads.filter(|_| moved.len() >= SEARCH_IN_PARALLEL);
+        for_each_chunk(chunks, threads, |i, found| {
+            found.clear();
+            for &k in &moved[chunk_range(i, CHUNKS, moved.len())] {
+                self.search_moved(search, filed, k as usize, found);
+            }
+            // In an order that depends only on the search, not on the partition's lists.
+            found.sort_unstable();
+        });
+        for found in chunks.iter() {
+            out.extend_from_slice(found);
         }
-        {
-            let escapees = &*escapees;
-            let residents = &escapees.residents;
-            chunks.resize_with(CHUNKS, Vec::new);
-            let slot = |entity: Entity| self.now.slot(entity);
-            let threads = threads.filter(|_| moved.len() >= SEARCH_IN_PARALLEL);
-            for_each_chunk(chunks, threads, |i, found| {
-                found.clear();
-                for &k in &moved[chunk_range(i, CHUNKS, moved.len())] {
-                    let k = k as usize;
-                    let a = &search.pieces[k];
-                    if !Aabb::new(a.center, a.half).is_valid() {
-                        continue;
-                    }
-                    let grown =
-                        a.half + 4.0 * pair_skin(search.touch, a.center.abs() + a.half, a.center);
-                    let (min, max) = (a.center - grown, a.center + grown);
-                    let range = partition.cell_range(min, max);
-                    let escaped = escapees.escaped[k];
-                    // The residents of a cell are sorted from the left (see `Residents::file`):
-                    // those whose left edge is further left of the search box than the widest
-                    // resident is wide ended before it, and those whose left edge is past it began
-                    // beyond it (rounding included, at the largest coordinate either bound spans).
-                    let reach = 2.0 * residents.widest;
-                    let before =
-                        min.x - reach - rounded_tolerance(search.touch, min.x.abs() + reach);
-                    let beyond = max.x + rounded_tolerance(search.touch, max.x.abs());
-                    for_each_cell(range, residents.width, |c| {
-                        let cell = residents.of_cell(c);
-                        let first = cell.partition_point(|near| near.left() < before);
-                        for near in &cell[first..] {
-                            if near.left() > beyond {
-                                break;
-                            }
-                            let j = near.slot as usize;
-                            if touching(search, self, (k, a), j) {
-                                found.push((k as u32, near.slot));
-                            }
-                        }
-                        if escaped {
-                            for j in escapees.others(partition, slot, c) {
-                                if touching(search, self, (k, a), j) {
-                                    found.push((k as u32, j as u32));
-                                }
-                            }
-                        }
-                    });
-                    if !escaped {
-                        for &j in self.near.of(k) {
-                            // A pair of two such bodies once, from its lower slot (the lists are
-                            // symmetric, and so is the test).
-                            let j = j as usize;
-                            let once = !(escapees.searching[j] && j < k);
-                            if !escapees.escaped[j] && once && touching(search, self, (k, a), j) {
-                                found.push((k as u32, j as u32));
-                            }
-                        }
+        escapees.mark_searching(moved, false);
+    }
+
+    /// The new pairs of moved body `k` (see [`touching_moved`](Self::touching_moved)), onto
+    /// `found`.
+    fn search_moved(
+        &self,
+        search: &MovedSearch,
+        (partition, escapees): (&Partition, &Escapees),
+        k: usize,
+        found: &mut SlotPairs,
+    ) {
+        let a = &search.pieces[k];
+        if !Aabb::new(a.center, a.half).is_valid() {
+            return;
+        }
+        let grown = a.half + 4.0 * pair_skin(search.touch, a.center.abs() + a.half, a.center);
+        let (min, max) = (a.center - grown, a.center + grown);
+        let range = partition.cell_range(min, max);
+        let escaped = escapees.escaped[k];
+        let residents = &escapees.residents;
+        let slot = |entity: Entity| self.now.slot(entity);
+        // The residents of a cell are sorted from the left (see `Residents::file`): those whose
+        // left edge is further left of the search box than the widest resident is wide ended
+        // before it, and those whose left edge is past it began beyond it (rounding included,
+        // at the largest coordinate either bound spans).
+        let reach = 2.0 * residents.widest;
+        let before = min.x - reach - rounded_tolerance(search.touch, min.x.abs() + reach);
+        let beyond = max.x + rounded_tolerance(search.touch, max.x.abs());
+        for_each_cell(range, residents.width, |c| {
+            let cell = residents.of_cell(c);
+            let first = cell.partition_point(|near| near.left() < before);
+            for near in &cell[first..] {
+                if near.left() > beyond {
+                    break;
+                }
+                let j = near.slot as usize;
+                if touching(search, self, (k, a), j) {
+                    found.push((k as u32, near.slot));
+                }
+            }
+            if escaped {
+                for j in escapees.others(partition, slot, c) {
+                    if touching(search, self, (k, a), j) {
+                        found.push((k as u32, j as u32));
                     }
                 }
-                // In an order that depends only on the search, not on the partition's lists.
-                found.sort_unstable();
-            });
-            for found in chunks.iter() {
-                out.extend_from_slice(found);
+            }
+        });
+        if !escaped {
+            for &j in self.near.of(k) {
+                // A pair of two such bodies once, from its lower slot (the lists are symmetric,
+                // and so is the test).
+                let j = j as usize;
+                let once = !(escapees.searching[j] && j < k);
+                if !escapees.escaped[j] && once && touching(search, self, (k, a), j) {
+                    found.push((k as u32, j as u32));
+                }
             }
         }
-        escapees.unmark(moved);
     }
 
     /// Whether relaxation moved slot `k`'s body to `center`; if so, that is where it ended.
@@ -445,10 +450,10 @@ impl Escapees {
         layout.near.escapes(k, detected, &pieces[k], touch)
     }
 
-    /// Ends a search of the bodies `moved` (see `searching`).
-    fn unmark(&mut self, moved: &[u32]) {
+    /// Begins (`true`) or ends a search of the bodies `moved` (see `searching`).
+    fn mark_searching(&mut self, moved: &[u32], on: bool) {
         for &k in moved {
-            self.searching[k as usize] = false;
+            self.searching[k as usize] = on;
         }
     }
 
