@@ -265,11 +265,8 @@ impl ContactLayout {
         });
         if !escaped {
             for &j in self.near.of(k) {
-                // A pair of two such bodies once, from its lower slot (the lists are symmetric,
-                // and so is the test).
                 let j = j as usize;
-                let once = !(escapees.searching[j] && j < k);
-                if !escapees.escaped[j] && once && touching(search, self, (k, a), j) {
+                if escapees.tests_near(k, j) && touching(search, self, (k, a), j) {
                     found.push((k as u32, j as u32));
                 }
             }
@@ -430,16 +427,10 @@ impl Escapees {
         touch: f32,
     ) {
         for k in moved {
-            self.sort_out(layout, pieces, k as usize, touch);
+            if !self.escaped[k as usize] && Self::escapes(layout, pieces, k as usize, touch) {
+                self.add(k);
+            }
         }
-    }
-
-    /// Makes slot `k`'s body an escapee if it is none yet and escapes; returns whether it is one.
-    fn sort_out(&mut self, layout: &ContactLayout, pieces: &[Piece], k: usize, touch: f32) -> bool {
-        if !self.escaped[k] && Self::escapes(layout, pieces, k, touch) {
-            self.add(k as u32);
-        }
-        self.escaped[k]
     }
 
     /// Whether slot `k`'s body, where `pieces` has it, is away from its near list
@@ -448,6 +439,16 @@ impl Escapees {
     fn escapes(layout: &ContactLayout, pieces: &[Piece], k: usize, touch: f32) -> bool {
         let detected = layout.snaps[k].center;
         layout.near.escapes(k, detected, &pieces[k], touch)
+    }
+
+    /// Whether body `k` of the search under way, reading its near list, tests body `j` of it:
+    /// `j` is no escapee (the escapees are searched where they are), and a pair of two bodies
+    /// of the search is tested once, from its lower slot (the lists are symmetric, and so is
+    /// the test).
+    #[inline]
+    fn tests_near(&self, k: usize, j: usize) -> bool {
+        let tested_from_j = self.searching[j] && j < k;
+        !self.escaped[j] && !tested_from_j
     }
 
     /// Begins (`true`) or ends a search of the bodies `moved` (see `searching`).
@@ -693,9 +694,8 @@ fn for_each_cell((lo, hi): CellRange, width: u32, mut f: impl FnMut(usize)) {
 pub(crate) struct MadePairs {
     /// What each piece of the search found: (slot, partner slot).
     pieces: Vec<Vec<(u32, u32)>>,
-    /// The bodies the response moved that are no escapees, and whether each slot is one.
+    /// The bodies the response moved that are no escapees.
     listed: Vec<u32>,
-    is_listed: Vec<bool>,
     /// The bodies the response moved in each piece of the slots: those that are no escapees,
     /// and the escapees.
     moved: Vec<(Vec<u32>, Vec<u32>)>,
@@ -735,25 +735,21 @@ impl MadePairs {
             }
         });
         self.listed.clear();
-        self.is_listed.clear();
-        self.is_listed.resize(n, false);
         for (listed, away) in &self.moved {
             self.listed.extend_from_slice(listed);
-            for &k in listed {
-                self.is_listed[k as usize] = true;
-            }
             for &k in away {
                 escapees.add(k);
             }
         }
         escapees.file(partition, pieces, touch);
-        let escapees = &*escapees;
-        let residents = &escapees.residents;
+        escapees.mark_searching(&self.listed, true);
+        let filed = &*escapees;
+        let residents = &filed.residents;
         let to_search = &residents.occupied;
-        let (listed, is_listed) = (&self.listed, &self.is_listed);
+        let listed = &self.listed;
         let slot = |entity: Entity| layout.now.slot(entity);
         self.pieces.resize_with(CHUNKS, Vec::new);
-        let threads = threads.filter(|_| listed.len() + escapees.list.len() >= SEARCH_IN_PARALLEL);
+        let threads = threads.filter(|_| listed.len() + filed.list.len() >= SEARCH_IN_PARALLEL);
         for_each_chunk(&mut self.pieces, threads, |i, found| {
             found.clear();
             for &flat in &to_search[chunk_range(i, CHUNKS, to_search.len())] {
@@ -774,7 +770,7 @@ impl MadePairs {
                         found.extend(made_pair(layout, a, (j, b.center, b.half), touch));
                     }
                 }
-                for j in escapees.others(partition, slot, flat) {
+                for j in filed.others(partition, slot, flat) {
                     let (center, half) = (pieces[j].center, pieces[j].half);
                     for a in cell {
                         found.extend(made_pair(layout, a, (j, center, half), touch));
@@ -789,17 +785,15 @@ impl MadePairs {
                     half,
                 };
                 for &j in layout.near.of(k as usize) {
-                    // A pair of two such bodies once, from its lower slot (the lists are
-                    // symmetric, and so is the test).
                     let j = j as usize;
-                    let once = !(is_listed[j] && j < k as usize);
-                    if !escapees.escaped[j] && once {
+                    if filed.tests_near(k as usize, j) {
                         let (center, half) = (pieces[j].center, pieces[j].half);
                         found.extend(made_pair(layout, &a, (j, center, half), touch));
                     }
                 }
             }
         });
+        escapees.mark_searching(&self.listed, false);
         self.pairs.clear();
         for piece in &self.pieces {
             for &(k, j) in piece {
