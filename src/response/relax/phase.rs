@@ -171,6 +171,10 @@ where
     sweeps.moved_any(pieces, up.axis)
 }
 
+/// The horizontal phase's two orders run on two threads (if `join` has them) when the bodies
+/// they start from, ahead and behind, are at least this many.
+const SWEEP_IN_PARALLEL: usize = 64;
+
 /// Step 3: rightward then leftward, and leftward then rightward, from the same picture (on
 /// two threads if `join` has them); each body ends halfway between where the two orders left
 /// it.
@@ -204,16 +208,21 @@ where
     other_order.blocked.clear();
     let left = right.reversed();
     let (phase, ahead, behind) = (&*phase, &*ahead, &*behind);
-    join.join(
-        || {
-            sweep(map, pieces, links, right, touch, (phase, order), ahead);
-            sweep_back(map, pieces, links, left, touch, (phase, order));
-        },
-        || {
-            sweep(map, other, links, left, touch, (phase, other_order), behind);
-            sweep_back(map, other, links, right, touch, (phase, other_order));
-        },
-    );
+    let rightward = || {
+        sweep(map, pieces, links, right, touch, (phase, order), ahead);
+        sweep_back(map, pieces, links, left, touch, (phase, order));
+    };
+    let leftward = || {
+        sweep(map, other, links, left, touch, (phase, other_order), behind);
+        sweep_back(map, other, links, right, touch, (phase, other_order));
+    };
+    // On two threads only when the sweeps start from many bodies: handing one order to
+    // another thread costs more than a few bodies' sweeps (a pile's).
+    if ahead.len() + behind.len() >= SWEEP_IN_PARALLEL {
+        join.join(rightward, leftward);
+    } else {
+        ().join(rightward, leftward);
+    }
     // Only the bodies either order changed differ between the two pictures.
     order.touched.extend_from_slice(&other_order.touched);
     order.blocked.extend_from_slice(&other_order.blocked);
