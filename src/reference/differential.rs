@@ -563,54 +563,15 @@ fn carried_and_crushed_bodies_move_the_same_in_both() {
 /// with the reference step bit for bit, with rest skipping and without.
 #[test]
 fn a_long_row_relaxes_the_same_in_both_with_both_orders_at_once() {
-    let width = 130;
-    let mut map = TileMap::new(width as u32, H as u32, TILE);
-    map.fill(IVec2::new(0, 0), IVec2::new(width - 1, 0), TileKind::Solid);
-    map.fill(IVec2::new(0, 0), IVec2::new(0, H - 1), TileKind::Solid);
-    let right = IVec2::new(width - 1, 0);
-    map.fill(right, IVec2::new(width - 1, H - 1), TileKind::Solid);
-    for skip in [true, false] {
-        let config = PhysicsConfig {
-            relaxation_passes: 4,
-            parallel_min_bodies: 1,
-            ..default()
-        };
-        let mut apps = [
-            app(false, &map, &config, skip),
-            app(true, &map, &config, skip),
-        ];
-        let mut lists = [Vec::new(), Vec::new()];
-        for (app, list) in apps.iter_mut().zip(&mut lists) {
-            for i in 0..150 {
-                let center = Vec2::new(40.0 + 10.0 * i as f32, 22.0);
-                let body = (Aabb::new(center, Vec2::splat(6.0)), Velocity::default());
-                list.push(app.world_mut().spawn(body).id());
-            }
-        }
-        let mut moved = 0.0f32;
-        for step in 0..40 {
-            for (app, list) in apps.iter_mut().zip(&lists) {
-                let world = app.world_mut();
-                for (i, &body) in list.iter().enumerate() {
-                    let mut velocity = world.get_mut::<Velocity>(body).unwrap();
-                    velocity.0.x = 90.0 * (0.2 * step as f32 + 0.3 * i as f32).sin();
-                }
-                world.run_schedule(FixedUpdate);
-            }
-            let [fast, reference] = &mut apps;
-            assert_eq!(
-                states(fast, &lists[0]),
-                states(reference, &lists[1]),
-                "step {step}, skipping {skip}"
-            );
-            let first = fast.world().get::<Aabb>(lists[0][0]).unwrap().center.x;
-            moved = moved.max((first - 40.0).abs());
-        }
-        assert!(
-            moved > 1.0,
-            "the row spread out: its first crate moved {moved}"
-        );
-    }
+    let map = walled_box(0, 130);
+    let crates: Vec<_> = (0..150)
+        .map(|i| (Vec2::new(40.0 + 10.0 * i as f32, 22.0), Vec2::splat(6.0)))
+        .collect();
+    let drive = |step: usize, i: usize, v: &mut Vec2| {
+        v.x = 90.0 * (0.2 * step as f32 + 0.3 * i as f32).sin();
+    };
+    let moved = relax_the_same_in_both(&map, 8, &crates, 40, drive);
+    assert!(moved > 1.0, "the row spread out: a crate moved {moved}");
 }
 
 /// A crowd walking into the walls and jumping, as the benchmark's crowd (`BENCH_SCENE.md`),
@@ -632,58 +593,84 @@ fn a_walking_jumping_crowd_far_from_the_origin_relaxes_the_same_in_both() {
 }
 
 /// The crowd of the tests above in a box of `W` by `H` tiles whose left wall is tile column
-/// `left` (the map is as wide as it needs).
+/// `left`.
 fn crowd_relaxes_the_same_in_both(left: i32) {
-    let right = left + W - 1;
+    let map = walled_box(left, W);
+    let x0 = left as f32 * TILE;
+    let mut u = unit_floats(0x5EED_C0DE);
+    let crowd: Vec<_> = (0..72)
+        .map(|i| {
+            let center = Vec2::new(
+                x0 + 26.0 + 28.0 * (i % 12) as f32,
+                26.0 + 28.0 * (i / 12) as f32,
+            );
+            (center, Vec2::new(4.0 + 6.0 * u(), 4.0 + 6.0 * u()))
+        })
+        .collect();
+    let drive = |step: usize, i: usize, v: &mut Vec2| {
+        v.x = 120.0 * (0.05 * step as f32 + i as f32).sin();
+        if step % 90 == i % 90 {
+            v.y = 400.0;
+        }
+    };
+    let moved = relax_the_same_in_both(&map, 2, &crowd, 150, drive);
+    assert!(moved > 10.0, "the crowd walked: a body moved {moved}");
+}
+
+/// A map as wide as it needs for a box of `width` by `H` tiles whose left wall is tile column
+/// `left`: a solid floor and two solid walls.
+fn walled_box(left: i32, width: i32) -> TileMap {
+    let right = left + width - 1;
     let mut map = TileMap::new((right + 1) as u32, H as u32, TILE);
     map.fill(IVec2::new(left, 0), IVec2::new(right, 0), TileKind::Solid);
-    map.fill(
-        IVec2::new(left, 0),
-        IVec2::new(left, H - 1),
-        TileKind::Solid,
-    );
-    map.fill(
-        IVec2::new(right, 0),
-        IVec2::new(right, H - 1),
-        TileKind::Solid,
-    );
-    let x0 = left as f32 * TILE;
+    for wall in [left, right] {
+        map.fill(
+            IVec2::new(wall, 0),
+            IVec2::new(wall, H - 1),
+            TileKind::Solid,
+        );
+    }
+    map
+}
+
+/// Bodies (centre, half extents) on `map`, relaxed with 4 passes on partition cells of
+/// `cell_tiles` tiles and the crew's threads, their speeds set by `drive(step, body, velocity)`
+/// before each of `steps` steps: the fast path and the reference step agree bit for bit at
+/// every step, with rest skipping and without. Returns the furthest any body of the fast path
+/// got from where it started.
+fn relax_the_same_in_both(
+    map: &TileMap,
+    cell_tiles: u32,
+    bodies: &[(Vec2, Vec2)],
+    steps: usize,
+    drive: impl Fn(usize, usize, &mut Vec2),
+) -> f32 {
+    let mut moved = 0.0f32;
     for skip in [true, false] {
         let config = PhysicsConfig {
             relaxation_passes: 4,
-            partition_cell_tiles: 2,
+            partition_cell_tiles: cell_tiles,
             parallel_min_bodies: 1,
             ..default()
         };
         let mut apps = [
-            app(false, &map, &config, skip),
-            app(true, &map, &config, skip),
+            app(false, map, &config, skip),
+            app(true, map, &config, skip),
         ];
-        let mut lists = [Vec::new(), Vec::new()];
-        for (app, list) in apps.iter_mut().zip(&mut lists) {
-            let mut u = unit_floats(0x5EED_C0DE);
-            for i in 0..72 {
-                let center = Vec2::new(
-                    x0 + 26.0 + 28.0 * (i % 12) as f32,
-                    26.0 + 28.0 * (i / 12) as f32,
-                );
-                let half = Vec2::new(4.0 + 6.0 * u(), 4.0 + 6.0 * u());
-                list.push(
-                    app.world_mut()
-                        .spawn((Aabb::new(center, half), Velocity::default()))
-                        .id(),
-                );
-            }
-        }
-        for step in 0..150 {
+        let lists = apps.each_mut().map(|app| {
+            let world = app.world_mut();
+            let spawn = |&(center, half): &(Vec2, Vec2)| {
+                world
+                    .spawn((Aabb::new(center, half), Velocity::default()))
+                    .id()
+            };
+            bodies.iter().map(spawn).collect::<Vec<_>>()
+        });
+        for step in 0..steps {
             for (app, list) in apps.iter_mut().zip(&lists) {
                 let world = app.world_mut();
                 for (i, &body) in list.iter().enumerate() {
-                    let mut velocity = world.get_mut::<Velocity>(body).unwrap();
-                    velocity.0.x = 120.0 * (0.05 * step as f32 + i as f32).sin();
-                    if step % 90 == i % 90 {
-                        velocity.0.y = 400.0;
-                    }
+                    drive(step, i, &mut world.get_mut::<Velocity>(body).unwrap().0);
                 }
                 world.run_schedule(FixedUpdate);
             }
@@ -693,6 +680,11 @@ fn crowd_relaxes_the_same_in_both(left: i32) {
                 states(reference, &lists[1]),
                 "step {step}, skipping {skip}"
             );
+            for (&body, &(start, _)) in lists[0].iter().zip(bodies) {
+                let center = fast.world().get::<Aabb>(body).unwrap().center;
+                moved = moved.max(center.distance(start));
+            }
         }
     }
+    moved
 }
