@@ -106,8 +106,8 @@ pub struct PhysicsConfig {
     /// It is off by default because it costs more than it should yet: 4 passes make the step
     /// about 1.4 times longer in the benchmark's pile (bodies mostly at rest) at 4 000 bodies
     /// and 1.6 times at 16 000, and about 1.9 to 2 times longer in its crowd (every body
-    /// walking) at 16 000 (`BENCHMARKS.md`). A step in which the response moved no body and no two bodies
-    /// overlap by more than the tolerance (a settled scene) runs no pass.
+    /// walking) at 16 000 (`BENCHMARKS.md`). A step in which the response moved no body and
+    /// no two bodies overlap by more than the tolerance (a settled scene) runs no pass.
     ///
     /// ```
     /// use bevy::prelude::*;

@@ -25,7 +25,8 @@
 //!    leftward then back rightward, each from the phase's picture; each body ends halfway
 //!    between where the two orders left it (neither direction is favoured), blocked where
 //!    either blocked it. A row pushed into a wall settles in one phase. The two orders are
-//!    independent, so the fast path runs them at once on two threads ([`Join`]).
+//!    independent, so the fast path runs them at once on two threads ([`Join`]) when they
+//!    start from many bodies.
 //! 3. **The pairs the pass made.** Each body the pass moved is tested against the bodies near
 //!    it, where they now are; pairs touching that were not pairs yet join the next passes
 //!    ([`Links::contacts`]: all the moved bodies at once, on the crew's threads in the fast

@@ -176,8 +176,8 @@ where
 const SWEEP_IN_PARALLEL: usize = 64;
 
 /// Step 3: rightward then leftward, and leftward then rightward, from the same picture (on
-/// two threads if `join` has them); each body ends halfway between where the two orders left
-/// it.
+/// two threads if `join` has them and the orders start from [`SWEEP_IN_PARALLEL`] bodies or
+/// more); each body ends halfway between where the two orders left it.
 pub(super) fn horizontal_phase<P, F, M>(
     map: &TileMap,
     pieces: &mut [Piece],
