@@ -725,8 +725,12 @@ impl MadePairs {
             listed.clear();
             away.clear();
             for k in chunk_range(i, CHUNKS, n) {
-                // A NaN centre is away too.
-                if pieces[k].center != layout.snaps[k].center {
+                // A quiet body is where detection saw it (see `pieces_into`), so only the
+                // others' snapshots are read. A NaN centre is away too.
+                let piece = &pieces[k];
+                let seen = || layout.snaps[k].center;
+                debug_assert!(!piece.quiet || piece.center == seen(), "quiet, yet moved");
+                if !piece.quiet && piece.center != seen() {
                     match Escapees::escapes(layout, pieces, k, touch) {
                         true => away.push(k as u32),
                         false => listed.push(k as u32),
