@@ -467,6 +467,10 @@ impl Written {
         self.marks.clear();
         self.marks.resize(pieces.len(), false);
         for &k in relaxed {
+            // A body listed again was noted at its first listing.
+            if self.marks[k as usize] {
+                continue;
+            }
             if layout.moved_by_relaxation(k as usize, pieces[k as usize].center) {
                 self.slots.push(k);
                 self.marks[k as usize] = true;
