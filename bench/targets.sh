@@ -33,11 +33,12 @@ export CARGO_TARGET_DIR
 dir=$(mktemp -d)
 trap 'git -C "$root" worktree remove --force "$dir/base-src" 2>/dev/null || true; rm -rf "$dir"' EXIT
 
-(cd "$root" && cargo build --release -p pile-bench)
-cp "$CARGO_TARGET_DIR/release/pile-bench" "$dir/head"
+# The base first, so that the checkout's build is the one left in the target directory.
 git -C "$root" worktree add --detach "$dir/base-src" "$base" >/dev/null
 (cd "$dir/base-src" && cargo build --release -p pile-bench)
 cp "$CARGO_TARGET_DIR/release/pile-bench" "$dir/base"
+(cd "$root" && cargo build --release -p pile-bench)
+cp "$CARGO_TARGET_DIR/release/pile-bench" "$dir/head"
 if cmp -s "$dir/head" "$dir/base"; then
     echo "the two builds are the same binary" >&2
     exit 1
