@@ -414,6 +414,31 @@ pub(crate) trait Join {
     fn each<T: Send>(&self, outs: &mut [T], f: impl Fn(usize, &mut T) + Sync);
 }
 
+/// `join` when `many`, else this thread alone: work too small to hand out (a pile's few
+/// bodies) runs where it is asked for.
+pub(crate) fn if_many<J: Join>(join: &J, many: bool) -> IfMany<'_, J> {
+    IfMany(many.then_some(join))
+}
+
+/// See [`if_many`].
+pub(crate) struct IfMany<'a, J>(Option<&'a J>);
+
+impl<J: Join> Join for IfMany<'_, J> {
+    fn join(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+        match self.0 {
+            Some(join) => join.join(a, b),
+            None => ().join(a, b),
+        }
+    }
+
+    fn each<T: Send>(&self, outs: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+        match self.0 {
+            Some(join) => join.each(outs, f),
+            None => ().each(outs, f),
+        }
+    }
+}
+
 /// One thread: one piece after the other.
 impl Join for () {
     fn join(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {

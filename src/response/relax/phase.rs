@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::reading::{list_pair, overlap_on, read_pairs};
 use super::sweep::{sweep, sweep_back};
-use super::{Join, Links, Mobility, Piece, Sweeps, ordered_bits};
+use super::{Join, Links, Mobility, Piece, Sweeps, if_many, ordered_bits};
 use crate::flags::{Side, side_bit};
 use crate::geometry::pair_skin;
 use crate::tiles::TileMap;
@@ -218,11 +218,8 @@ where
     };
     // On two threads only when the sweeps start from many bodies: handing one order to
     // another thread costs more than a few bodies' sweeps (a pile's).
-    if ahead.len() + behind.len() >= SWEEP_IN_PARALLEL {
-        join.join(rightward, leftward);
-    } else {
-        ().join(rightward, leftward);
-    }
+    let many = ahead.len() + behind.len() >= SWEEP_IN_PARALLEL;
+    if_many(join, many).join(rightward, leftward);
     // Only the bodies either order changed differ between the two pictures.
     order.touched.extend_from_slice(&other_order.touched);
     order.blocked.extend_from_slice(&other_order.blocked);

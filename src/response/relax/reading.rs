@@ -4,7 +4,7 @@
 use bevy::math::Vec2;
 
 use super::phase::{Direction, PhaseStart};
-use super::{Join, Links, Mobility, Piece, Sweeps};
+use super::{Join, Links, Mobility, Piece, Sweeps, if_many};
 use crate::fast::parallel::chunk_range;
 use crate::geometry::pair_skin;
 
@@ -36,20 +36,6 @@ const READING_PIECES: usize = 32;
 /// than it saves (a pile's readings are small).
 const READ_IN_PARALLEL: usize = 1024;
 
-/// Runs `f(i, &mut outs[i])` for every `i`: on `join`'s threads when `many`, else on this one.
-fn each_piece<T: Send>(
-    join: &impl Join,
-    many: bool,
-    outs: &mut [T],
-    f: impl Fn(usize, &mut T) + Sync,
-) {
-    if many {
-        join.each(outs, f);
-    } else {
-        ().each(outs, f);
-    }
-}
-
 /// Reads every pair that may overlap by more than the tolerance now (see
 /// [`begin_phase`](super::phase::begin_phase)) with `read`, which notes what it finds in its
 /// last argument. The pairs are read in pieces (maybe at once, on `join`'s threads), then what
@@ -75,7 +61,8 @@ pub(super) fn read_pairs<P, F, M>(
         sweeps.listed = true;
         let n = pieces.len();
         // The bodies in the first half of the pieces, by slot; the second half reads nothing.
-        each_piece(join, n >= 8 * READ_IN_PARALLEL, &mut readings, |i, out| {
+        let many = n >= 8 * READ_IN_PARALLEL;
+        if_many(join, many).each(&mut readings, |i, out| {
             out.clear();
             let bodies = match i < READING_PIECES {
                 true => chunk_range(i, READING_PIECES, n),
@@ -114,7 +101,7 @@ pub(super) fn read_pairs<P, F, M>(
         let (queued, rank, moved) = (&order.queued, &sweeps.read_rank, &sweeps.read_moved);
         let changed = |k: usize| queued[k] == stamp;
         let many = before.len() + moved.len() >= READ_IN_PARALLEL;
-        each_piece(join, many, &mut readings, |i, out| {
+        if_many(join, many).each(&mut readings, |i, out| {
             out.clear();
             if i < READING_PIECES {
                 // The pairs overlapping when the phase before read them, neither end moved.
