@@ -59,8 +59,6 @@ impl Sweeps {
 #[derive(Default)]
 pub(super) struct PhaseStart {
     pub(super) start: [Vec<f32>; 2],
-    /// Each body's entity's bits (the last word of its place in a sweep).
-    pub(super) ids: Vec<u64>,
     /// The axis of the phase.
     pub(super) axis: usize,
 }
@@ -72,8 +70,6 @@ impl PhaseStart {
             self.start[axis].clear();
             self.start[axis].extend(pieces.iter().map(|p| p.center[axis]));
         }
-        self.ids.clear();
-        self.ids.extend(pieces.iter().map(|p| p.id));
     }
 
     /// Begins a phase along `axis`, the phase before having changed the bodies `changed`.
@@ -89,26 +85,27 @@ impl PhaseStart {
     }
 
     /// Body `k`'s place in the phase's sweeps toward +axis: its centre's bits where the phase
-    /// found it, in the order of the floats, then its entity's.
+    /// found it, in the order of the floats, then its entity's (in `pieces`, which a phase
+    /// never changes).
     #[inline]
-    pub(super) fn place(&self, k: usize) -> u128 {
-        u128::from(ordered_bits(self.start[self.axis][k])) << 64 | u128::from(self.ids[k])
+    pub(super) fn place(&self, pieces: &[Piece], k: usize) -> u128 {
+        u128::from(ordered_bits(self.start[self.axis][k])) << 64 | u128::from(pieces[k].id)
     }
 
-    /// Whether body `i` comes before body `j` in a sweep along `dir`.
+    /// Whether body `i` comes before body `j` of `pieces` in a sweep along `dir`.
     #[inline]
-    pub(super) fn before(&self, i: usize, j: usize, dir: Direction) -> bool {
-        (self.place(i) < self.place(j)) == dir.ahead
+    pub(super) fn before(&self, pieces: &[Piece], (i, j): (usize, usize), dir: Direction) -> bool {
+        (self.place(pieces, i) < self.place(pieces, j)) == dir.ahead
     }
 
-    /// Where body `k` comes in a sweep along `dir`: the lowest first (a 96-bit number, as its
-    /// place is).
+    /// Where body `k` of `pieces` comes in a sweep along `dir`: the lowest first (a 96-bit
+    /// number, as its place is).
     #[inline]
-    pub(super) fn key(&self, k: usize, dir: Direction) -> u128 {
+    pub(super) fn key(&self, pieces: &[Piece], k: usize, dir: Direction) -> u128 {
         if dir.ahead {
-            self.place(k)
+            self.place(pieces, k)
         } else {
-            !self.place(k) & (u128::MAX >> 32)
+            !self.place(pieces, k) & (u128::MAX >> 32)
         }
     }
 

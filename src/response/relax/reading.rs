@@ -180,7 +180,7 @@ pub(super) fn list_pair(
     if overlap_across.is_nan() || overlap_across <= touch {
         return;
     }
-    let (first, second) = if phase.before(k, j, dir) {
+    let (first, second) = if phase.before(pieces, (k, j), dir) {
         (k, j)
     } else {
         (j, k)

@@ -110,7 +110,7 @@ where
         queued[s as usize] = stamp;
         new
     });
-    (sweeps.queue).start(unqueued.map(|&s| (phase.key(s as usize, dir), s)));
+    (sweeps.queue).start(unqueued.map(|&s| (phase.key(pieces, s as usize, dir), s)));
     let mut moved = false;
     while let Some(s) = sweeps.queue.pop() {
         let j = s as usize;
@@ -121,7 +121,7 @@ where
             let Some(gap) = phase.pair_along(pieces, (i, j), axis, touch) else {
                 continue;
             };
-            if !phase.before(i, j, dir) {
+            if !phase.before(pieces, (i, j), dir) {
                 continue;
             }
             let other = &pieces[i];
@@ -161,14 +161,14 @@ where
             let Some(gap) = phase.pair_along(pieces, (j, k), axis, touch) else {
                 continue;
             };
-            if !phase.before(j, k, dir) {
+            if !phase.before(pieces, (j, k), dir) {
                 continue;
             }
             let other = &pieces[k];
             let over = sign * (to[axis] - other.center[axis]) + gap;
             if over > pair_skin(touch, to, other.center) {
                 sweeps.queued[k] = stamp;
-                let key = phase.key(k, dir);
+                let key = phase.key(pieces, k, dir);
                 sweeps.queue.push((key, k as u32));
             }
         }
@@ -201,7 +201,7 @@ where
                 continue;
             };
             // `i` was behind `j` in the last sweep: it comes after `j` in this one.
-            if !phase.before(j, i, dir) {
+            if !phase.before(pieces, (j, i), dir) {
                 continue;
             }
             let (a, b) = (&pieces[j], &pieces[i]);
