@@ -85,8 +85,8 @@ impl PhaseStart {
     }
 
     /// Body `k`'s place in the phase's sweeps toward +axis: its centre's bits where the phase
-    /// found it, in the order of the floats, then its entity's (in `pieces`, which a phase
-    /// never changes).
+    /// found it, in the order of the floats, then its entity's bits ([`Piece::id`], which no
+    /// phase changes).
     #[inline]
     pub(super) fn place(&self, pieces: &[Piece], k: usize) -> u128 {
         u128::from(ordered_bits(self.start[self.axis][k])) << 64 | u128::from(pieces[k].id)
