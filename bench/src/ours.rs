@@ -77,12 +77,10 @@ pub fn build(scene: &Scene, cell_tiles: u32, variant: Variant) -> App {
     }
     app.insert_resource(scene.tile_map());
     let world = app.world_mut();
+    let order = scene.spawn_order();
     let bodies: Vec<Entity> = world
         .spawn_batch(
-            scene
-                .bodies
-                .iter()
-                .enumerate()
+            (order.iter().map(|&i| (i, &scene.bodies[i])))
                 .map(|(i, b)| {
                     (
                         Dynamic(i as u32),
@@ -93,7 +91,7 @@ pub fn build(scene: &Scene, cell_tiles: u32, variant: Variant) -> App {
                 .collect::<Vec<_>>(),
         )
         .collect();
-    scene.drive_crowd(world, bodies);
+    scene.drive_crowd(world, order.into_iter().zip(bodies));
     for &p in &scene.platforms {
         world.spawn((
             Platform,

@@ -69,7 +69,7 @@ pub fn build(scene: &Scene) -> App {
                 .collect::<Vec<_>>(),
         )
         .collect();
-    scene.drive_crowd(world, bodies);
+    scene.drive_crowd(world, bodies.into_iter().enumerate());
     for &p in &scene.platforms {
         world.spawn((
             Platform,

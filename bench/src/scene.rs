@@ -126,17 +126,33 @@ impl Scene {
         scene
     }
 
-    /// In the crowd, gives each of the scene's `bodies` (spawned in the scene's order) its
-    /// [`Walker`]; in the pile, nothing.
+    /// In the crowd, gives each body its [`Walker`]: `bodies` are (the body's index in the
+    /// scene, its entity), in the order they were spawned (the order the walkers are given in
+    /// is the order of their rows in the ECS tables from then on). In the pile, nothing.
     pub fn drive_crowd(
         &self,
         world: &mut bevy::ecs::world::World,
-        bodies: Vec<bevy::ecs::entity::Entity>,
+        bodies: impl IntoIterator<Item = (usize, bevy::ecs::entity::Entity)>,
     ) {
         if self.crowd {
-            let walkers = bodies.into_iter().enumerate();
-            world.insert_batch(walkers.map(|(i, body)| (body, Walker::new(i))));
+            let walkers = bodies.into_iter().map(|(i, body)| (body, Walker::new(i)));
+            world.insert_batch(walkers.collect::<Vec<_>>());
         }
+    }
+
+    /// The order in which `ours` spawns the bodies (their indices in the scene): the scene's,
+    /// or with `PILE_COLUMNS=1` (a diagnostic, not the scene) column by column from the left,
+    /// each from the bottom, so that the physics' slots, which follow the ECS tables' rows,
+    /// follow space: two bodies near each other are then near each other in every per-slot
+    /// array. Entities and slots are then in another order, so the outcome is not bit for bit
+    /// the scene's: compare times with it, not state hashes.
+    pub fn spawn_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.bodies.len()).collect();
+        if std::env::var_os("PILE_COLUMNS").is_some() {
+            let at = |i: usize| self.bodies[i].center;
+            order.sort_by(|&a, &b| (at(a).x, at(a).y).partial_cmp(&(at(b).x, at(b).y)).unwrap());
+        }
+        order
     }
 
     /// `pile` or `crowd` with `n` bodies.
