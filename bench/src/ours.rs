@@ -80,8 +80,9 @@ pub fn build(scene: &Scene, cell_tiles: u32, variant: Variant) -> App {
     let order = scene.spawn_order();
     let bodies: Vec<Entity> = world
         .spawn_batch(
-            (order.iter().map(|&i| (i, &scene.bodies[i])))
-                .map(|(i, b)| {
+            (order.iter())
+                .map(|&i| {
+                    let b = &scene.bodies[i];
                     (
                         Dynamic(i as u32),
                         Aabb::new(b.center, b.half),

@@ -136,7 +136,7 @@ impl Scene {
     ) {
         if self.crowd {
             let walkers = bodies.into_iter().map(|(i, body)| (body, Walker::new(i)));
-            world.insert_batch(walkers.collect::<Vec<_>>());
+            world.insert_batch(walkers);
         }
     }
 
