@@ -54,7 +54,7 @@ struct Mismatches(Vec<i32>);
 struct Scoreboard;
 
 fn main() -> AppExit {
-    let session = SessionBuilder::<VersusConfig>::new()
+    let sync_test = SessionBuilder::<VersusConfig>::new()
         .with_num_players(2)
         .and_then(|b| {
             b.with_check_distance(CHECK_DISTANCE)
@@ -62,11 +62,11 @@ fn main() -> AppExit {
         })
         .and_then(|b| b.add_player(PlayerType::Local, 1))
         .and_then(|b| b.start_synctest_session())
-        .expect("a two-player sync test session");
+        .expect("a two-player GGRS sync test");
     App::new()
         .add_plugins(common::window_plugins("versus (GGRS)"))
         .add_plugins((VersusPlugin, SpritesPlugin, ScreenshotAfter(240)))
-        .insert_resource(Session::SyncTest(session))
+        .insert_resource(Session::SyncTest(sync_test))
         .init_resource::<Mismatches>()
         .add_systems(ReadInputs, read_keyboard)
         .add_systems(PostStartup, setup)

@@ -25,7 +25,7 @@
 //!
 //! type Config = GgrsConfig<u8>;
 //!
-//! fn run(session: Session<Config>) {
+//! fn run(ggrs: Session<Config>) {
 //!     App::new()
 //!         .add_plugins((
 //!             DefaultPlugins,
@@ -34,7 +34,7 @@
 //!             GgrsPhysicsPlugin,
 //!         ))
 //!         .insert_resource(RollbackFrameRate(60))
-//!         .insert_resource(session)
+//!         .insert_resource(ggrs)
 //!         .run();
 //! }
 //! ```
