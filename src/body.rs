@@ -170,6 +170,14 @@ pub struct BodySwitches {
     ///
     /// [`PhysicsConfig::ground_friction`]: crate::PhysicsConfig::ground_friction
     pub friction: bool,
+    /// Walk on floor slopes (default `true`): on a slope's surface the body goes up or down it
+    /// at its horizontal speed and its vertical speed stops, as on flat ground, so a character
+    /// stands still on a slope and walks over it at the speed its controller sets. When
+    /// `false` it slides along the surface like a crate on ice, losing only the speed into it
+    /// (and, with [`friction`](Self::friction), the speed friction takes). Independent of
+    /// friction: a controller that turns friction off to decelerate the body itself keeps
+    /// walking on slopes.
+    pub walk_slopes: bool,
     /// Fall through one-way platforms and ladder tops (default `false`).
     ///
     /// Keep it set for as long as the body should fall through, for example while the "down"
@@ -191,6 +199,7 @@ impl Default for BodySwitches {
             world_collision: true,
             gravity: true,
             friction: true,
+            walk_slopes: true,
             drop_through: false,
             climbing: false,
         }
@@ -227,6 +236,28 @@ pub struct BodyState {
 }
 
 impl BodyState {
+    /// Whether the body is squished now: held where it does not fit (between tiles, pressed
+    /// by kinematic bodies, or squeezed where relaxation could not part it). True at every step
+    /// of the episode that a [`Squished`](crate::Squished) message began, false from the step it
+    /// fits again; a game that kills or shrinks a squished player can ask it in any system.
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_platformer_physics::prelude::*;
+    ///
+    /// fn crush(players: Query<(Entity, &BodyState)>, mut commands: Commands) {
+    ///     for (player, state) in &players {
+    ///         if state.is_squished() {
+    ///             commands.entity(player).despawn();
+    ///         }
+    ///     }
+    /// }
+    /// # App::new().add_systems(Update, crush);
+    /// ```
+    pub fn is_squished(&self) -> bool {
+        self.is_raised(warn_bits::SQUISHED | warn_bits::PRESSED | warn_bits::SQUEEZED)
+    }
+
     /// The slope the body stands on, if it stands on one.
     pub fn slope(&self) -> Option<Slope> {
         self.standing_on.and_then(TileKind::slope)

@@ -96,6 +96,7 @@ pub(crate) fn body_hash(body: WholeBodyItem, id: impl Fn(Entity) -> u64) -> u64 
         switches.world_collision,
         switches.gravity,
         switches.friction,
+        switches.walk_slopes,
         switches.drop_through,
         switches.climbing,
         state.overlaps_ladder,

@@ -49,6 +49,8 @@ pub struct PhysicsConfig {
     /// velocity every step still moves at that speed: friction is applied after the move. Below
     /// [`FRICTION_STOP_SPEED`](crate::friction::FRICTION_STOP_SPEED) relative to the ground the
     /// body moves with the ground.
+    /// Walking on slopes does not depend on friction
+    /// ([`BodySwitches::walk_slopes`](crate::BodySwitches::walk_slopes)).
     ///
     /// [`BodySwitches::friction`]: crate::BodySwitches::friction
     pub ground_friction: f32,
@@ -121,6 +123,21 @@ pub struct PhysicsConfig {
     ///     });
     /// ```
     pub relaxation_passes: u32,
+    /// Measure how deep the bodies are inside each other where each step leaves them, into
+    /// [`PhysicsStats::deepest_overlap`](crate::PhysicsStats::deepest_overlap) and
+    /// [`PhysicsStats::pairs_over_one_unit`](crate::PhysicsStats::pairs_over_one_unit) (both
+    /// stay 0 while it is off). Default `false`;
+    /// [`PhysicsDiagnosticsPlugin`](crate::diagnostics::PhysicsDiagnosticsPlugin) and the
+    /// debug panel turn it on. It costs one pass over the bodies and one over the pairs
+    /// detection found, about as much as the response in a pile at rest (`BENCHMARKS.md`).
+    pub measure_overlaps: bool,
+}
+
+/// Turns [`PhysicsConfig::measure_overlaps`] on, for the plugins that show the overlaps.
+pub(crate) fn measure_overlaps(config: Option<ResMut<PhysicsConfig>>) {
+    if let Some(mut config) = config {
+        config.measure_overlaps = true;
+    }
 }
 
 impl Default for PhysicsConfig {
@@ -136,6 +153,7 @@ impl Default for PhysicsConfig {
             parallel_min_bodies: 2048,
             collision_events: true,
             relaxation_passes: 0,
+            measure_overlaps: false,
         }
     }
 }

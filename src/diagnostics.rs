@@ -20,6 +20,7 @@ use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
 /// | `physics/occupied_cells` | partition cells holding a body |
 /// | `physics/relaxation_passes` | relaxation passes that moved a body |
 /// | `physics/relaxed_bodies` | bodies relaxation moved |
+/// | `physics/deepest_overlap`, `physics/pairs_over_one_unit` | how deep the bodies are inside each other where the step left them (it turns [`PhysicsConfig::measure_overlaps`](crate::PhysicsConfig::measure_overlaps) on) |
 /// | `physics/step_ms` | the whole step, ms |
 /// | `physics/stage/integrate_ms` ... `physics/stage/sensors_ms` | each stage, ms |
 ///
@@ -73,6 +74,13 @@ pub const RELAXATION_PASSES: DiagnosticPath =
     DiagnosticPath::const_new("physics/relaxation_passes");
 /// Bodies relaxation moved ([`PhysicsStats::relaxed_bodies`]).
 pub const RELAXED_BODIES: DiagnosticPath = DiagnosticPath::const_new("physics/relaxed_bodies");
+/// Pairs overlapping by more than one unit where the step left them
+/// ([`PhysicsStats::pairs_over_one_unit`]).
+pub const PAIRS_OVER_ONE_UNIT: DiagnosticPath =
+    DiagnosticPath::const_new("physics/pairs_over_one_unit");
+/// The deepest overlap of two bodies where the step left them
+/// ([`PhysicsStats::deepest_overlap`]).
+pub const DEEPEST_OVERLAP: DiagnosticPath = DiagnosticPath::const_new("physics/deepest_overlap");
 /// The whole step, in milliseconds.
 pub const STEP_MS: DiagnosticPath = DiagnosticPath::const_new("physics/step_ms");
 /// Each stage, in milliseconds, in the order of [`STAGES`].
@@ -87,7 +95,7 @@ pub const STAGE_MS: [DiagnosticPath; STAGES.len()] = [
 ];
 
 /// The counters, in the order they are recorded.
-const COUNTERS: [DiagnosticPath; 7] = [
+const COUNTERS: [DiagnosticPath; 8] = [
     BODIES,
     AWAKE_BODIES,
     PAIRS_TESTED,
@@ -95,6 +103,7 @@ const COUNTERS: [DiagnosticPath; 7] = [
     OCCUPIED_CELLS,
     RELAXATION_PASSES,
     RELAXED_BODIES,
+    PAIRS_OVER_ONE_UNIT,
 ];
 
 impl Plugin for PhysicsDiagnosticsPlugin {
@@ -107,6 +116,8 @@ impl Plugin for PhysicsDiagnosticsPlugin {
         for path in COUNTERS {
             app.register_diagnostic(Diagnostic::new(path));
         }
+        app.register_diagnostic(Diagnostic::new(DEEPEST_OVERLAP))
+            .add_systems(Startup, crate::config::measure_overlaps);
         app.register_diagnostic(Diagnostic::new(STEP_MS).with_suffix(" ms"));
         for path in STAGE_MS {
             app.register_diagnostic(Diagnostic::new(path).with_suffix(" ms"));
@@ -135,10 +146,12 @@ fn record_diagnostics(
         stats.occupied_cells,
         stats.relaxation_passes,
         stats.relaxed_bodies,
+        stats.pairs_over_one_unit,
     ];
     for (path, count) in COUNTERS.iter().zip(counts) {
         diagnostics.add_measurement(path, || count as f64);
     }
+    diagnostics.add_measurement(&DEEPEST_OVERLAP, || f64::from(stats.deepest_overlap));
     let Some(timings) = timings else {
         return;
     };

@@ -54,7 +54,7 @@ use crate::rest_skipping::RestSkipping;
 use crate::schedule::PhysicsSystems;
 
 /// Counters of the last step, for tools and the debug panel.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Reflect)]
 #[reflect(Resource, Default, Debug, PartialEq, Clone)]
 pub struct PhysicsStats {
     /// Bodies in the partition.
@@ -75,6 +75,16 @@ pub struct PhysicsStats {
     pub relaxation_passes: usize,
     /// Bodies relaxation moved (each once, however many passes moved it).
     pub relaxed_bodies: usize,
+    /// How deep the two bodies deepest inside each other are where the step left them: the
+    /// smaller axis of their overlap (how far one must move to leave the other), over the pairs
+    /// detection found; 0 when no two overlap. Pairs with a
+    /// [squished](crate::BodyState::is_squished) body are left out. Measured only with
+    /// [`PhysicsConfig::measure_overlaps`](crate::PhysicsConfig::measure_overlaps) on (0
+    /// otherwise).
+    pub deepest_overlap: f32,
+    /// Of the same pairs, how many overlap by more than one unit (0 unless
+    /// [`PhysicsConfig::measure_overlaps`](crate::PhysicsConfig::measure_overlaps) is on).
+    pub pairs_over_one_unit: usize,
 }
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].

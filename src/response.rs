@@ -59,6 +59,7 @@ use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
 use crate::writeback::{KinematicTransforms, follow, write_transforms};
 use bevy::ecs::schedule::InternedScheduleLabel;
+use overlaps::measure_overlaps;
 
 internal! {
 /// What [`respond`] decided for one body.
@@ -477,8 +478,9 @@ pub(crate) fn respond_to_contacts(
 /// The stage [`PhysicsSystems::Respond`]:
 /// [`respond_to_contacts`]; [`relax::relax_bodies`] (which files the bodies where the response
 /// left them in a grid of its own, to find the pairs they made); then the crew's passes are
-/// over ([`dismiss_crew`]), and the bodies the response and relaxation moved are filed in the
-/// partition where they ended ([`update_partition`]).
+/// over ([`dismiss_crew`]), the overlaps left are measured ([`measure_overlaps`]), and the
+/// bodies the response and relaxation moved are filed in the partition where they ended
+/// ([`update_partition`]).
 pub(crate) struct ResponsePlugin(pub(crate) InternedScheduleLabel);
 
 /// The three steps of [`ResponsePlugin`]'s stage, in order (the stage clock times relaxation
@@ -489,7 +491,7 @@ pub(crate) enum RespondSteps {
     Contacts,
     /// Relaxation.
     Relax,
-    /// The crew dismissed, the moved bodies filed in the partition.
+    /// The crew dismissed, the overlaps left measured, the moved bodies filed in the partition.
     Finish,
 }
 
@@ -502,7 +504,11 @@ impl Plugin for ResponsePlugin {
                 (
                     respond_to_contacts.in_set(RespondSteps::Contacts),
                     (relax::relax_bodies.run_if(relax::relaxing)).in_set(RespondSteps::Relax),
-                    (dismiss_crew, update_partition::<false>)
+                    (
+                        dismiss_crew,
+                        measure_overlaps.run_if(overlaps::measuring),
+                        update_partition::<false>,
+                    )
                         .chain()
                         .in_set(RespondSteps::Finish),
                 )
@@ -512,6 +518,7 @@ impl Plugin for ResponsePlugin {
     }
 }
 
+mod overlaps;
 pub(crate) mod relax;
 #[cfg(test)]
 mod tests;

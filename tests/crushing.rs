@@ -271,3 +271,59 @@ fn a_squeeze_undone_in_a_step_that_leaves_every_body_quiet_ends_its_episode() {
     let seen = drain::<Squished>(&mut app);
     assert_eq!(seen.len(), 2, "a new episode for each crate: {seen:?}");
 }
+
+#[test]
+fn a_squished_body_says_so_at_every_step_of_its_episode() {
+    // Pressed by a kinematic platform onto the floor: it comes down until the body is squished,
+    // then stays there pressing.
+    let mut pressed = app(floor_room());
+    let body = spawn(&mut pressed, Vec2::new(100.0, 22.0), HALF, Vec2::ZERO);
+    step(&mut pressed, 5);
+    let platform = press(&mut pressed, Vec2::new(100.0, 44.0), Vec2::new(0.0, -60.0));
+    for i in 0..40 {
+        assert!(!state(&pressed, body).is_squished(), "step {i}: not yet");
+        step(&mut pressed, 1);
+        if !drain::<Squished>(&mut pressed).is_empty() {
+            break;
+        }
+    }
+    set_vel(&mut pressed, platform, Vec2::ZERO);
+    for i in 0..30 {
+        assert!(
+            state(&pressed, body).is_squished(),
+            "step {i}: still pressed"
+        );
+        step(&mut pressed, 1);
+    }
+    assert_eq!(drain::<Squished>(&mut pressed), vec![], "one episode");
+    pressed
+        .world_mut()
+        .get_mut::<Aabb>(platform)
+        .unwrap()
+        .center
+        .y = 60.0;
+    step(&mut pressed, 1);
+    assert!(!state(&pressed, body).is_squished(), "released");
+
+    // Held on a one-way platform under a ceiling too low for it (tile collision's squish).
+    let map = ascii("......\n..#...\n......\n......\n......\n..-...\n......\n......\n######");
+    let mut held = app(map);
+    let body = spawn(
+        &mut held,
+        Vec2::new(40.0, 86.05),
+        Vec2::new(8.0, 25.95),
+        Vec2::ZERO,
+    );
+    for i in 0..10 {
+        step(&mut held, 1);
+        assert!(state(&held, body).is_squished(), "step {i}");
+    }
+    // Shrunk so that it fits: no longer squished.
+    held.world_mut()
+        .get_mut::<Aabb>(body)
+        .unwrap()
+        .half_extents
+        .y = 20.0;
+    step(&mut held, 2);
+    assert!(!state(&held, body).is_squished());
+}

@@ -3,8 +3,8 @@
 use bevy::diagnostic::{DiagnosticPath, DiagnosticsStore};
 use bevy::prelude::*;
 use bevy_platformer_physics::diagnostics::{
-    AWAKE_BODIES, BODIES, PAIRS_FOUND, PhysicsDiagnosticsPlugin, RELAXATION_PASSES, RELAXED_BODIES,
-    STAGE_MS, STEP_MS,
+    AWAKE_BODIES, BODIES, DEEPEST_OVERLAP, PAIRS_FOUND, PAIRS_OVER_ONE_UNIT,
+    PhysicsDiagnosticsPlugin, RELAXATION_PASSES, RELAXED_BODIES, STAGE_MS, STEP_MS,
 };
 
 use crate::common::*;
@@ -53,4 +53,76 @@ fn the_step_counters_and_stage_times_are_bevy_diagnostics() {
     );
     // One measurement per step.
     assert_eq!(store.get(&BODIES).unwrap().history_len(), 3);
+}
+
+/// The deepest overlap (the smaller axis) of the pairs detection found among `boxes` (each
+/// body's `Contacts`), where the step left them, and how many of those overlap by more than one
+/// unit.
+fn detected_overlaps(app: &App, boxes: &[Entity]) -> (f32, usize) {
+    let (mut deepest, mut over) = (0.0f32, 0);
+    for &a in boxes {
+        for c in contacts(app, a) {
+            if c.other.to_bits() <= a.to_bits() {
+                continue;
+            }
+            let (pa, pb) = (aabb(app, a), aabb(app, c.other));
+            let o = (pa.half_extents + pb.half_extents) - (pa.center - pb.center).abs();
+            deepest = deepest.max(o.min_element());
+            over += usize::from(o.min_element() > 1.0);
+        }
+    }
+    (deepest, over)
+}
+
+#[test]
+fn the_stats_give_the_deepest_overlap_where_the_step_left_the_bodies() {
+    // A tower of ten crates spawned 8 units inside each other: without relaxation they stay
+    // inside each other for a while, with it they part.
+    for passes in [0, 4] {
+        let mut app = relaxed_app(floor_room(), passes);
+        app.add_plugins(PhysicsDiagnosticsPlugin::default());
+        // Off by default; the diagnostics plugin turns it on at startup.
+        assert!(!app.world().resource::<PhysicsConfig>().measure_overlaps);
+        app.update();
+        assert!(app.world().resource::<PhysicsConfig>().measure_overlaps);
+        let boxes: Vec<Entity> = (0..10)
+            .map(|i| {
+                let at = Vec2::new(300.0 + (i % 3) as f32, 22.0 + 4.0 * i as f32);
+                spawn(&mut app, at, Vec2::splat(6.0), Vec2::ZERO)
+            })
+            .collect();
+        let (mut deepest, mut worst_over) = (0.0f32, 0);
+        for i in 0..120 {
+            step(&mut app, 1);
+            let stats = *app.world().resource::<PhysicsStats>();
+            let (detected, over) = detected_overlaps(&app, &boxes);
+            assert_eq!(
+                (stats.deepest_overlap, stats.pairs_over_one_unit),
+                (detected, over),
+                "{passes} passes, step {i}"
+            );
+            // Every pair, detected or not, for the figures below.
+            deepest = deepest.max(max_pair_overlap(&app, &boxes));
+            worst_over = worst_over.max(over);
+        }
+        let store = app.world().resource::<DiagnosticsStore>();
+        let stats = *app.world().resource::<PhysicsStats>();
+        let value = |path: &DiagnosticPath| store.get(path).and_then(|d| d.value());
+        assert_eq!(
+            value(&DEEPEST_OVERLAP),
+            Some(f64::from(stats.deepest_overlap))
+        );
+        assert_eq!(
+            value(&PAIRS_OVER_ONE_UNIT),
+            Some(stats.pairs_over_one_unit as f64)
+        );
+        if passes == 0 {
+            assert!(
+                deepest > 1.0 && worst_over > 0,
+                "sank: {deepest} {worst_over}"
+            );
+        } else {
+            assert!(deepest < 0.1 && worst_over == 0, "parted: {deepest}");
+        }
+    }
 }

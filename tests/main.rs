@@ -36,6 +36,8 @@ mod rollback;
 mod seams;
 mod sensors;
 mod sliding;
+mod slope_edges;
+mod slope_scenes;
 mod slopes;
 mod stacks;
 mod stepping;

@@ -184,23 +184,63 @@ fn a_body_falling_64_tiles_a_step_lands_on_the_slope_with_its_uphill_corner() {
 }
 
 #[test]
-fn a_body_with_friction_stands_on_a_slope_and_one_without_slides_down() {
+fn a_body_that_walks_on_slopes_stands_on_one_with_or_without_friction_and_one_that_does_not_slides_down()
+ {
     for (kind, downhill) in [(TileKind::SlopeRight, -1.0), (TileKind::SlopeLeft, 1.0)] {
-        let mut app = app(one_slope(kind));
-        let half = Vec2::new(4.0, 4.0);
-        let standing = spawn(&mut app, Vec2::new(72.0, 40.0), half, Vec2::ZERO);
-        let sliding = spawn_frictionless(&mut app, Vec2::new(72.0, 40.0), half, Vec2::ZERO);
-        step(&mut app, 20);
-        let (a, b) = (pos(&app, standing), pos(&app, sliding));
-        step(&mut app, 30);
-        assert_eq!(pos(&app, standing), a, "{kind:?}: it stays");
-        assert!(flags(&app, standing).on_ground());
+        // Each body alone on the slope: where it is after 20 steps, after 30 more, and whether
+        // it then stands on the ground.
+        let run = |friction: bool, walk_slopes: bool| {
+            let mut app = app(one_slope(kind));
+            let body = spawn(
+                &mut app,
+                Vec2::new(72.0, 40.0),
+                Vec2::splat(4.0),
+                Vec2::ZERO,
+            );
+            let mut s = switches(&mut app, body);
+            (s.friction, s.walk_slopes) = (friction, walk_slopes);
+            step(&mut app, 20);
+            let before = pos(&app, body);
+            step(&mut app, 30);
+            (before, pos(&app, body), flags(&app, body).on_ground())
+        };
+        // With friction, and without it (a controller's character): it stays.
+        for friction in [true, false] {
+            let (before, after, ground) = run(friction, true);
+            assert_eq!(after, before, "{kind:?} friction {friction}: it stays");
+            assert!(ground, "{kind:?} friction {friction}");
+        }
+        let (before, after, _) = run(false, false);
         assert!(
-            (pos(&app, sliding).x - b.x) * downhill > 2.0,
-            "{kind:?}: it slides down, from {b} to {}",
-            pos(&app, sliding)
+            (after.x - before.x) * downhill > 2.0,
+            "{kind:?}: it slides down, from {before} to {after}"
         );
     }
+}
+
+#[test]
+fn a_body_without_friction_walks_over_ramps_at_the_speed_its_controller_sets() {
+    // Friction off, walking on slopes on: the same horizontal distance every step, on the
+    // ground every step, like a body with friction.
+    let (map, top) = ramp_map(&[TileKind::SlopeRight; 2], &[TileKind::SlopeLeft; 2]);
+    let mut app = app(map);
+    let half = Vec2::new(6.0, 10.0);
+    let body = spawn_frictionless(&mut app, Vec2::new(40.0, 16.0 + half.y), half, Vec2::ZERO);
+    step(&mut app, 5);
+    let mut highest = 0.0f32;
+    for i in 0..400 {
+        let before = pos(&app, body).x;
+        let vy = vel(&app, body).y;
+        set_vel(&mut app, body, Vec2::new(WALK, vy));
+        step(&mut app, 1);
+        assert!(
+            ((pos(&app, body).x - before) - WALK * DT).abs() < 1e-3,
+            "step {i} at {before}"
+        );
+        assert!(flags(&app, body).on_ground(), "step {i} at {before}");
+        highest = highest.max(pos(&app, body).y - half.y);
+    }
+    assert!((highest - top).abs() < 1e-2, "over the top: {highest}");
 }
 
 #[test]

@@ -163,6 +163,7 @@ impl Dense {
             one_way_tolerance: 4.0,
             max_depenetration: 64.0,
             ground_friction: 10.0,
+            walk_slopes: true,
         };
         let map = &self.map;
         let mut clock = [std::time::Instant::now(); 6];

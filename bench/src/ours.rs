@@ -55,6 +55,8 @@ pub fn build(scene: &Scene, cell_tiles: u32, variant: Variant) -> App {
             // Nothing reads them, and the peers write none unless asked (rapier's
             // `ActiveEvents`, avian's `CollisionEventsEnabled`). `PILE_EVENTS=1` turns them on.
             collision_events: std::env::var_os("PILE_EVENTS").is_some(),
+            // `PILE_OVERLAPS=1` measures the overlaps left (`PhysicsStats::deepest_overlap`).
+            measure_overlaps: std::env::var_os("PILE_OVERLAPS").is_some(),
             // `PILE_RELAX=K`: K relaxation passes instead of the default.
             relaxation_passes: std::env::var("PILE_RELAX")
                 .ok()

@@ -114,6 +114,7 @@ impl Plugin for DebugPlugin {
             app.add_plugins(EguiPlugin::default());
         }
         app.init_resource::<DebugOverlays>()
+            .add_systems(Startup, crate::config::measure_overlaps)
             .init_resource::<DebugSelection>()
             .init_resource::<SquishLog>()
             .register_type::<DebugOverlays>();

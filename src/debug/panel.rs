@@ -160,6 +160,7 @@ fn counters(ui: &mut egui::Ui, s: &PhysicsStats, sensed: (usize, usize)) {
             ("pairs in contact", s.pairs_found),
             ("relaxation passes", s.relaxation_passes),
             ("bodies relaxed", s.relaxed_bodies),
+            ("pairs over one unit", s.pairs_over_one_unit),
             ("sensors", sensed.0),
             ("bodies in sensors", sensed.1),
         ] {
@@ -167,6 +168,9 @@ fn counters(ui: &mut egui::Ui, s: &PhysicsStats, sensed: (usize, usize)) {
             ui.monospace(value.to_string());
             ui.end_row();
         }
+        ui.label("deepest overlap");
+        ui.monospace(format!("{:.3}", s.deepest_overlap));
+        ui.end_row();
     });
 }
 

@@ -30,7 +30,7 @@ pub(crate) struct TileMemo {
     /// and a NaN equals itself), one word per vector ([`bits`]).
     #[reflect(ignore)]
     input: [u64; 3],
-    /// The pass-through switches and the friction switch, as bits.
+    /// The pass-through switches, the friction switch and the slope-walking switch, as bits.
     #[reflect(ignore)]
     switches: u8,
     /// The [`MemoEpoch`] the entry was made in; 0 is never one, so a new memo matches nothing.
@@ -48,8 +48,9 @@ pub(crate) struct TileMemo {
 
 impl TileMemo {
     /// [`collide_with_tiles`] for `body`, or its result at the body's last step when every
-    /// input is the same (see [`TileMemo`]). `friction` says which of the step's two parameter
-    /// sets `params` is; `epoch` is the [`MemoEpoch`] of this step.
+    /// input is the same (see [`TileMemo`]). `params` are the step's as the body's switches
+    /// have them, and `friction` says whether its friction is on (the epoch was made from the
+    /// step's own); `epoch` is the [`MemoEpoch`] of this step.
     #[inline]
     pub(crate) fn collide(
         &mut self,
@@ -61,8 +62,10 @@ impl TileMemo {
         epoch: u32,
     ) -> TileOutcome {
         let input = [bits(body.center), bits(body.half), bits(body.velocity)];
-        let switches =
-            u8::from(pass.drop_through) | u8::from(pass.climbing) << 1 | u8::from(friction) << 2;
+        let switches = u8::from(pass.drop_through)
+            | u8::from(pass.climbing) << 1
+            | u8::from(friction) << 2
+            | u8::from(params.walk_slopes) << 3;
         // Word by word: compared as one array, the key was stored to the stack and read back
         // as a vector, and that read waited for the stores (a quarter of the stage's time).
         if self.epoch == epoch
@@ -138,6 +141,7 @@ mod tests {
 
     const PARAMS: TileParams = TileParams {
         ground_friction: 10.0,
+        walk_slopes: true,
         ..crate::tiles::collide::TEST_PARAMS
     };
 

@@ -93,6 +93,7 @@ fn random_body(u: &mut impl FnMut() -> f32) -> impl Bundle {
         friction: u() > 0.2,
         drop_through: u() < 0.15,
         climbing: u() < 0.15,
+        walk_slopes: u() > 0.2,
     };
     let layers = if u() < 0.3 {
         let mask = |r: f32| LayerMask((1 + (r * 3.0) as u32) & 3);

@@ -323,6 +323,7 @@ fn collide_tiles(
         } else {
             0.0
         },
+        walk_slopes: body.switches.walk_slopes,
     };
     let mut moved = TileBody {
         center: body.aabb.center,

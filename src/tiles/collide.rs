@@ -19,8 +19,9 @@
 //!    floor; it can still move away from what presses it.
 //! 2. **One-way snap.** A body not moving up whose feet are less than the one-way tolerance
 //!    below the top of a one-way tile or ladder top is put on top of it (article 001). When
-//!    that would put it into a solid tile (a ceiling too low), it is held where it is instead,
-//!    standing on the platform (a pressing bottom side), rather than falling through it.
+//!    that would put it into a solid tile or a solid slope (a ceiling too low), it is held where
+//!    it is instead, standing on the platform (a pressing bottom side), rather than falling
+//!    through it.
 //! 3. **Move and slide** (`src/tiles/sweep.rs`). The step's displacement `v * dt` is swept
 //!    against every tile in the box that encloses the whole motion (the tiles-as-broad-phase
 //!    of articles 001 and 004).
@@ -42,17 +43,25 @@
 //!
 //! A slope tile's solid part is a convex polygon (`src/tiles/slope.rs`). Step 1 pushes a body
 //! out of a solid slope by the shortest of the polygon's separating axes (never out of a one-way
-//! slope). Step 2 lifts a body onto a one-way slope's surface like onto a one-way top. Step 3
-//! sweeps against the polygon with the same slab test over its three axes (x, y, the surface's
-//! normal); a one-way slope counts only through its surface, for a body that starts above it.
-//! At a floor slope's surface a body with ground friction goes on along the surface at its
-//! horizontal pace and its vertical speed stops, as on flat ground; other bodies, and bodies
-//! at a ceiling slope, slide along the surface and lose only the velocity into it. Then a
-//! body that stood on the ground, is not rising and no longer touches it is put back down onto
-//! the floor within the distance a 45-degree slope falls over its sideways move, when that floor
-//! or the ground it left is a slope (walking down a ramp). Step 4 counts a slope's surface as
-//! the bottom (floor) or top (ceiling) side it touches. Maps without slopes skip all of this
-//! (`TileMap::has_slopes`).
+//! slope). Step 2 never lifts a body onto a one-way slope: a one-way slope holds only a body
+//! that is on or above its surface where the step begins, so one that passes under it or beside
+//! it (out of its low end, say) is never lifted; and a solid slope above a one-way top holds a
+//! body under it like a solid tile. Step 3 sweeps against the polygon with the same slab test
+//! over its three axes (x, y, the surface's normal); a one-way slope counts only through its
+//! surface, for a body that starts above it. At a floor slope's surface a body that walks on
+//! slopes ([`BodySwitches::walk_slopes`](crate::BodySwitches::walk_slopes)) goes on along the
+//! surface at its horizontal pace and its vertical speed stops, as on flat ground, until the
+//! slope's tile ends; from there the rest of its move goes on as it came (up a ramp and on from
+//! its top, never along the ramp's line in the air). Other bodies, and bodies at a ceiling
+//! slope, slide along the surface and lose only the velocity into it.
+//! Then a body that stood on the ground, or landed during its move, is not rising and no longer
+//! touches the ground is put back down onto the floor within the distance a 45-degree slope
+//! falls over its sideways move, when that floor or the ground it left is a slope (walking down
+//! a ramp, from a ramp onto flat ground or from flat ground onto a ramp, off a slope's top
+//! corner it landed on). A body that landed during its move and still has nothing under it
+//! (it went off the edge within the step) keeps falling at the speed it came with. Step 4
+//! counts a slope's surface as the bottom (floor) or top (ceiling) side it touches. Maps
+//! without slopes skip all of this (`TileMap::has_slopes`).
 
 use bevy::math::{IVec2, Vec2};
 
@@ -80,6 +89,10 @@ pub struct TileParams {
     pub max_depenetration: f32,
     /// Ground friction rate per second, 0 for none.
     pub ground_friction: f32,
+    /// The body walks on floor slopes ([`BodySwitches::walk_slopes`]).
+    ///
+    /// [`BodySwitches::walk_slopes`]: crate::BodySwitches::walk_slopes
+    pub walk_slopes: bool,
 }
 
 /// What tile collision found for one body.
@@ -105,15 +118,15 @@ pub enum OneWaySnap {
     Free,
     /// The body was put on top of the highest such top.
     Lifted,
-    /// There is such a top, but on it the body would overlap a solid tile (a ceiling too low):
-    /// it is left where it is, standing on the platform with its feet in it.
+    /// There is such a top, but on it the body would overlap a solid tile or a solid slope (a
+    /// ceiling too low): it is left where it is, standing on the platform with its feet in it.
     Held,
 }
 
 /// Runs one step of tile collision for `body` (see the module's algorithm).
 ///
 /// Inlined, with the full path out of line: most bodies take the fast path, and then skip
-/// the full path's entry and exit (0.6% of the pile's instructions).
+/// the full path's entry and exit.
 #[inline]
 pub fn collide_with_tiles(
     map: &TileMap,
@@ -184,17 +197,25 @@ fn collide_near_tiles(
     } else {
         (false, false)
     };
-    let walking = params.ground_friction > 0.0;
-    let before = body.center;
-    move_and_slide(map, body, pass, params.dt, params.skin, walking);
+    let walking = params.walk_slopes;
+    let (before, fall) = (body.center, body.velocity.y);
+    let met = move_and_slide(map, body, pass, params.dt, params.skin, walking);
     let skin = skin_at(params.skin, body.center);
     let mut found = surroundings(map, body.center, body.half, skin, pass);
-    if grounded
+    // On a map with slopes, a body that landed during its move (on a slope's top corner, say)
+    // follows the ground down like one that started on it.
+    let landed = map.has_slopes() && !grounded && met & side_bit(Side::Bottom) != 0;
+    if (grounded || landed)
         && found.0 & side_bit(Side::Bottom) == 0
         && follow_slope_down(map, body, pass, params.skin, (before, on_slope))
     {
         let skin = skin_at(params.skin, body.center);
         found = surroundings(map, body.center, body.half, skin, pass);
+    }
+    // One that landed and went off the edge within the move, with nothing under it now, goes
+    // on falling as it came: it never hangs in the air with its fall stopped.
+    if landed && found.0 & side_bit(Side::Bottom) == 0 {
+        body.velocity.y = body.velocity.y.min(fall);
     }
     let (touching, standing_on, overlaps_ladder) = found;
     let sides = touching | pressed;
@@ -211,8 +232,8 @@ fn collide_near_tiles(
     }
 }
 
-/// A body that stood on the ground and is not rising stays on it when the ground falls away
-/// under it along a slope: after its move, when nothing holds its feet, it is swept down by as
+/// A body that stood on the ground (or landed during its move) and is not rising stays on it
+/// when the ground falls away under it along a slope: after its move, when nothing holds its feet, it is swept down by as
 /// far as a 45-degree slope falls over the distance it went sideways, and put there if it
 /// meets a floor, when that floor or the ground it stood on is a slope (walking down a ramp,
 /// from a ramp onto flat ground or from flat ground onto a ramp). A body that walks off a
@@ -380,6 +401,24 @@ pub fn depenetrate(map: &TileMap, center: &mut Vec2, half: Vec2, skin: f32, limi
     false
 }
 
+/// Whether the box overlaps a solid tile, or the solid part of a slope that is not one-way, by
+/// more than `skin`.
+fn overlaps_solid(map: &TileMap, center: Vec2, half: Vec2, skin: f32) -> bool {
+    let mut found = false;
+    for_each_tile(map, center - half + skin, center + half - skin, |x, y, kind| {
+        found |= match kind.slope() {
+            Some(slope) if !slope.one_way => {
+                let (min, max) = map.tile_rect(x, y);
+                let tile = SlopeTile { slope, min, max };
+                push_out_of_slope(center, half, &tile, skin).is_some()
+            }
+            Some(_) => false,
+            None => kind == TileKind::Solid,
+        };
+    });
+    found
+}
+
 /// Puts a body whose feet are just under a one-way top back on it (step 2), unless that would
 /// put it into a solid tile (then it is [`OneWaySnap::Held`] where it is).
 pub fn snap_onto_one_way(
@@ -400,19 +439,6 @@ pub fn snap_onto_one_way(
         Vec2::new(center.x - half.x + skin, feet),
         Vec2::new(center.x + half.x - skin, feet + tolerance),
         |x, y, kind| {
-            if let Some(slope) = kind.slope().filter(|s| s.one_way) {
-                // A one-way slope's surface under the feet (its uphill end).
-                let (min, max) = map.tile_rect(x, y);
-                let tile = SlopeTile { slope, min, max };
-                let span = (center.x - half.x + skin, center.x + half.x - skin);
-                if let Some(top) = tile.support(span.0, span.1)
-                    && top > feet + skin
-                    && top <= feet + tolerance
-                {
-                    best_top = Some(best_top.map_or(top, |b| b.max(top)));
-                }
-                return;
-            }
             if !pass.holds(kind) || !map.is_one_way_top(x, y) {
                 return;
             }
@@ -425,9 +451,9 @@ pub fn snap_onto_one_way(
     let Some(top) = best_top else {
         return OneWaySnap::Free;
     };
-    // Never lift a body into a solid tile (a one-way platform right under a ceiling).
+    // Never lift a body into a solid tile or slope (a one-way platform right under a ceiling).
     let lifted = Vec2::new(center.x, top + half.y);
-    if overlaps_kind(map, lifted, half, skin, TileKind::Solid) {
+    if overlaps_solid(map, lifted, half, skin) {
         return OneWaySnap::Held;
     }
     *center = lifted;
@@ -571,6 +597,7 @@ pub(crate) const TEST_PARAMS: TileParams = TileParams {
     one_way_tolerance: 4.0,
     max_depenetration: 64.0,
     ground_friction: 0.0,
+    walk_slopes: false,
 };
 
 #[cfg(test)]

@@ -187,6 +187,19 @@ impl SlopeTile {
         [self.normal(), Vec2::X, Vec2::Y]
     }
 
+    /// The same tile with its bottom-left corner at the origin, and `p` in that frame. The
+    /// contact tests project positions onto the slanted normal: in world coordinates far from
+    /// the origin those projections round by as much as the contact tolerance, in the tile's
+    /// own frame they do not.
+    fn local(&self, p: Vec2) -> (SlopeTile, Vec2) {
+        let tile = SlopeTile {
+            slope: self.slope,
+            min: Vec2::ZERO,
+            max: self.max - self.min,
+        };
+        (tile, p - self.min)
+    }
+
     /// How high a floor slope holds a box whose bottom spans `lo..hi` in x: the highest point
     /// of the surface under that span (the uphill end, for a box of any width). `None` for a
     /// ceiling or a span beside the tile.
@@ -225,6 +238,7 @@ pub fn sweep_box_slope(
     tile: &SlopeTile,
     skin: f32,
 ) -> Option<SlopeHit> {
+    let (tile, center) = tile.local(center);
     let polygon = tile.polygon();
     let (mut t_in, mut t_out) = (f32::NEG_INFINITY, f32::INFINITY);
     let mut hit = SlopeHit {
@@ -263,6 +277,7 @@ pub fn sweep_box_slope(
 /// separating axes (x, y or the surface's normal); `None` when they do not overlap by more than
 /// `skin`.
 pub fn push_out_of_slope(center: Vec2, half: Vec2, tile: &SlopeTile, skin: f32) -> Option<Vec2> {
+    let (tile, center) = tile.local(center);
     let polygon = tile.polygon();
     let mut best: Option<Vec2> = None;
     for axis in tile.axes() {
@@ -285,9 +300,10 @@ pub fn push_out_of_slope(center: Vec2, half: Vec2, tile: &SlopeTile, skin: f32) 
 /// (zero when it starts inside). Touching counts. The clipping of the segment by each edge's
 /// half-plane (Cyrus and Beck).
 pub fn cast_segment_slope(start: Vec2, end: Vec2, tile: &SlopeTile) -> Option<(f32, Vec2)> {
+    let d = end - start;
+    let (tile, start) = tile.local(start);
     let polygon = tile.polygon();
     let corners = polygon.corners();
-    let d = end - start;
     let (mut t_in, mut t_out) = (0.0f32, 1.0f32);
     let mut normal = Vec2::ZERO;
     for (i, &a) in corners.iter().enumerate() {
@@ -318,6 +334,8 @@ pub fn cast_segment_slope(start: Vec2, end: Vec2, tile: &SlopeTile) -> Option<(f
 /// The outward normal of the slope tile's face a box touches: within `skin` of it and not
 /// deeper than `skin` into the tile. `None` when apart or overlapping.
 pub fn touching(center: Vec2, half: Vec2, tile: &SlopeTile, skin: f32) -> Option<Vec2> {
+    let (tile, center) = tile.local(center);
+    let tile = &tile;
     let polygon = tile.polygon();
     // The axis of the largest separation (a gap, or the shallowest overlap): the face met.
     let mut face: Option<(f32, Vec2)> = None;

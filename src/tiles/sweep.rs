@@ -15,9 +15,10 @@ use crate::geometry::{Axis, PointSweep, SweepHit, skin_at};
 /// At each contact the velocity's component into the face is removed. Returns the sides that
 /// made contact during the move.
 ///
-/// On a floor slope, a `walking` body (one with ground friction) goes up or down the surface
-/// at its horizontal speed, and its vertical speed stops as on flat ground; any other body, and
-/// any body on a ceiling slope, slides along the surface (losing only the velocity into it).
+/// On a floor slope, a `walking` body goes up or down the surface at its horizontal pace, and
+/// its vertical speed stops as on flat ground, until the slope's tile ends: from there the rest
+/// of its move goes on as it came. Any other body, and any body on a ceiling slope, slides
+/// along the surface (losing only the velocity into it).
 pub fn move_and_slide(
     map: &TileMap,
     body: &mut TileBody,
@@ -41,10 +42,10 @@ pub fn move_and_slide(
                     *v = 0.0;
                 }
             }
-            Contact::Surface(hit) if walks_on(hit, walking) => {
+            Contact::Surface(hit, _) if walks_on(hit, walking) => {
                 velocity.y = velocity.y.max(0.0);
             }
-            Contact::Surface(hit) => {
+            Contact::Surface(hit, _) => {
                 let into = velocity.dot(hit.normal);
                 if into < 0.0 {
                     *velocity -= hit.normal * into;
@@ -92,11 +93,11 @@ pub fn sweep_displacement(
     center
 }
 
-/// A contact of the sweep: a tile's face, or a slope's surface.
+/// A contact of the sweep: a tile's face, or a slope's surface (with its tile).
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Contact {
     Face(SweepHit),
-    Surface(SlopeHit),
+    Surface(SlopeHit, SlopeTile),
 }
 
 impl Contact {
@@ -104,7 +105,7 @@ impl Contact {
     fn time(self) -> f32 {
         match self {
             Self::Face(hit) => hit.time,
-            Self::Surface(hit) => hit.time,
+            Self::Surface(hit, _) => hit.time,
         }
     }
 }
@@ -121,19 +122,48 @@ pub(super) fn slide(
 ) -> u8 {
     let mut rest = displacement;
     let mut sides = 0;
-    // Every contact removes one axis of the remaining motion, so two rounds suffice; the third
-    // only moves the body when the second contact ended the motion early.
-    for _ in 0..3 {
-        if rest == Vec2::ZERO || !rest.is_finite() {
+    // What is left of the move when a walk along a slope reaches the slope's end, and the
+    // height of that end.
+    let mut beyond_slope: Option<(Vec2, f32)> = None;
+    // The slope surface the rest of the move goes along, and its normal.
+    let mut along_surface: Option<(SlopeTile, Vec2)> = None;
+    // Every contact with a face removes one axis of the remaining motion, so two rounds suffice;
+    // the third only moves the body when the second contact ended the motion early. A walk
+    // along slopes takes two more rounds for each tile column it crosses (the walk up to the
+    // tile's end, and the move beyond it).
+    let columns = if displacement.x.is_finite() {
+        ((displacement.x.abs() / map.tile_size()) as usize).min(map.width() as usize) + 1
+    } else {
+        0
+    };
+    for _ in 0..3 + 2 * columns {
+        if !rest.is_finite() {
             break;
         }
         // The skin follows the body's own position: the far end of a huge displacement would
         // make it huge.
         let skin = skin_at(skin_base, *center);
-        let Some(contact) = first_contact(map, *center, half, rest, skin, pass) else {
-            *center += rest;
-            break;
+        let contact = if rest == Vec2::ZERO {
+            None
+        } else {
+            first_contact(map, *center, half, rest, skin, pass)
         };
+        let Some(contact) = contact else {
+            *center += rest;
+            if let Some((tile, normal)) = along_surface {
+                onto_surface(center, half, &tile, normal);
+            }
+            // At a slope's end: the body's feet on it, as they were on the surface, and the
+            // rest of the move as it came.
+            let Some((after, end_height)) = beyond_slope.take() else {
+                break;
+            };
+            center.y = end_height + half.y;
+            rest = after;
+            continue;
+        };
+        beyond_slope = None;
+        along_surface = None;
         match contact {
             Contact::Face(hit) => {
                 *center += rest * hit.time;
@@ -142,16 +172,24 @@ pub(super) fn slide(
                 *hit.axis.of_mut(&mut rest) = 0.0;
                 sides |= side_bit(contact_side(hit));
             }
-            Contact::Surface(hit) => {
+            Contact::Surface(hit, tile) => {
                 *center += rest * hit.time;
                 rest *= 1.0 - hit.time;
-                rest = if walks_on(hit, walking) {
-                    // Along the surface at the same horizontal pace.
+                if walks_on(hit, walking) {
+                    // Along the surface at the same horizontal pace, up to the tile's end.
                     let n = hit.normal;
-                    Vec2::new(rest.x, -rest.x * n.x / n.y)
+                    let along = Vec2::new(rest.x, -rest.x * n.x / n.y);
+                    match walk_to_end(*center, half, rest.x, n, &tile) {
+                        Some((share, end_height)) => {
+                            beyond_slope = Some((rest * (1.0 - share), end_height));
+                            rest = along * share;
+                        }
+                        None => rest = along,
+                    }
                 } else {
-                    rest - hit.normal * rest.dot(hit.normal)
-                };
+                    rest -= hit.normal * rest.dot(hit.normal);
+                }
+                along_surface = Some((tile, hit.normal));
                 let side = if hit.normal.y > 0.0 {
                     Side::Bottom
                 } else {
@@ -163,6 +201,45 @@ pub(super) fn slide(
         on_hit(contact);
     }
     sides
+}
+
+/// Puts a box that moved along a slope's surface (outward normal `n`) back onto it when rounding
+/// left the corner that touches it on the solid side: far from the origin a coordinate rounds
+/// by about as much as the skin, and each move along the slanted surface rounds both.
+fn onto_surface(center: &mut Vec2, half: Vec2, tile: &SlopeTile, n: Vec2) {
+    if n.x == 0.0 || n.y == 0.0 {
+        return;
+    }
+    // The corner on the surface: the bottom (floor) or top (ceiling) corner facing the slope.
+    let corner = Vec2::new(
+        center.x - half.x * n.x.signum(),
+        center.y - half.y * n.y.signum(),
+    );
+    if corner.x < tile.min.x || corner.x > tile.max.x {
+        return;
+    }
+    let below = tile.surface_y(corner.x) - corner.y;
+    if below * n.y > 0.0 {
+        center.y += below;
+    }
+}
+
+/// Where a walk along a floor slope's surface `n` leaves `tile`: the share of the horizontal
+/// move `dx` that takes the box's corner on the surface (its downhill-facing bottom corner) to
+/// the tile's end, and the surface's height there; `None` when the whole move stays on the
+/// tile (or the surface is flat).
+fn walk_to_end(center: Vec2, half: Vec2, dx: f32, n: Vec2, tile: &SlopeTile) -> Option<(f32, f32)> {
+    if n.x == 0.0 || dx == 0.0 {
+        return None;
+    }
+    let corner = center.x - half.x * n.x.signum();
+    let (end, room) = if dx > 0.0 {
+        (tile.max.x, tile.max.x - corner)
+    } else {
+        (tile.min.x, corner - tile.min.x)
+    };
+    let room = room.max(0.0);
+    (room < dx.abs()).then(|| (room / dx.abs(), tile.surface_y(end)))
 }
 
 /// Where a box moved straight down by up to `depth` first meets a floor (a face or a floor
@@ -182,7 +259,7 @@ pub(super) fn drop_onto(
         Contact::Face(hit) if hit.axis == Axis::Y && hit.normal_sign > 0.0 => {
             Some((Vec2::new(center.x, hit.face), false))
         }
-        Contact::Surface(hit) if hit.normal.y > 0.0 => Some((center + d * hit.time, true)),
+        Contact::Surface(hit, _) if hit.normal.y > 0.0 => Some((center + d * hit.time, true)),
         _ => None,
     }
 }
@@ -226,7 +303,7 @@ fn first_contact(
                 && !(slope.one_way && hit.normal.y <= 0.0)
                 && best.is_none_or(|b| hit.time < b.time())
             {
-                best = Some(Contact::Surface(hit));
+                best = Some(Contact::Surface(hit, tile));
             }
             return;
         }

@@ -38,15 +38,11 @@ pub(crate) fn collide_tiles(
         one_way_tolerance: config.one_way_tolerance,
         max_depenetration: config.max_depenetration,
         ground_friction: config.ground_friction,
-    };
-    // Bodies with friction switched off use the same parameters without ground friction.
-    let frictionless = TileParams {
-        ground_friction: 0.0,
-        ..params
+        walk_slopes: true,
     };
     // Tile collision results are reused only while the map and the parameters stay the same.
     let epoch = epoch.of_step(map.is_changed(), params);
-    let (params, frictionless) = (&params, &frictionless);
+    let params = &params;
     let bounds = map.bounds();
     let map = &*map;
     let (found, squish) = (&*landings, &*squishes);
@@ -81,14 +77,20 @@ pub(crate) fn collide_tiles(
             drop_through: switches.drop_through,
             climbing: switches.climbing,
         };
-        let params = if switches.friction {
-            params
-        } else {
-            frictionless
+        // The step's parameters as this body's switches have them: without ground friction
+        // when its friction is off, walking on slopes or not.
+        let params = TileParams {
+            ground_friction: if switches.friction {
+                params.ground_friction
+            } else {
+                0.0
+            },
+            walk_slopes: switches.walk_slopes,
+            ..*params
         };
         // The memo is the physics' own: its change ticks are left alone.
         let memo = memo.bypass_change_detection();
-        let outcome = memo.collide(map, &mut body, pass, params, switches.friction, epoch);
+        let outcome = memo.collide(map, &mut body, pass, &params, switches.friction, epoch);
         if outcome.sides & side_bit(Side::Bottom) != 0 && !flags.pushed(Side::Bottom) {
             found.push(Landed {
                 entity,

@@ -51,6 +51,7 @@ fn fast_path_gives_bit_identical_results() {
     let mut u = unit_floats(0x1234_5678);
     let params = TileParams {
         ground_friction: 10.0,
+        walk_slopes: true,
         ..PARAMS
     };
     for i in 0..6000 {
