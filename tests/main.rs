@@ -30,6 +30,7 @@ mod partition;
 mod properties;
 mod queries;
 mod relaxation;
+mod relaxation_tiles;
 mod rest;
 mod riding;
 mod rollback;

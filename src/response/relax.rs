@@ -23,8 +23,9 @@
 //!    down, from the top.
 //! 2. **Horizontal phase, both ways.** The same along x, rightward then back leftward, and
 //!    leftward then back rightward, each from the phase's picture; each body ends halfway
-//!    between where the two orders left it (neither direction is favoured), blocked where
-//!    either blocked it. A row pushed into a wall settles in one phase. The two orders are
+//!    between where the two orders left it (neither direction is favoured), reached through the
+//!    tile sweep from where the first order left it (the middle of two places a body may be
+//!    can lie inside a slope), blocked where either blocked it. A row pushed into a wall settles in one phase. The two orders are
 //!    independent, so the fast path runs them at once on two threads ([`Join`]) when they
 //!    start from many bodies.
 //! 3. **The pairs the pass made.** Each body the pass moved is tested against the bodies near

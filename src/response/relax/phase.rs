@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use super::reading::{list_pair, overlap_on, read_pairs};
-use super::sweep::{sweep, sweep_back};
+use super::sweep::{apply_push, sweep, sweep_back};
 use super::{Join, Links, Mobility, Piece, Sweeps, if_many, ordered_bits};
 use crate::flags::{Side, side_bit};
 use crate::geometry::pair_skin;
@@ -174,7 +174,7 @@ const SWEEP_IN_PARALLEL: usize = 64;
 
 /// Step 3: rightward then leftward, and leftward then rightward, from the same picture (on
 /// two threads if `join` has them and the orders start from [`SWEEP_IN_PARALLEL`] bodies or
-/// more); each body ends halfway between where the two orders left it.
+/// more); each body ends halfway between where the two orders left it ([`halfway`]).
 pub(super) fn horizontal_phase<P, F, M>(
     map: &TileMap,
     pieces: &mut [Piece],
@@ -222,8 +222,16 @@ where
     order.blocked.extend_from_slice(&other_order.blocked);
     for &k in order.touched.iter().chain(&order.blocked) {
         let (mine, theirs) = (&mut pieces[k as usize], &mut other[k as usize]);
-        if mine.center.x != theirs.center.x {
-            mine.center.x = (mine.center.x + theirs.center.x) * 0.5;
+        let start_y = phase.start[1][k as usize];
+        if mine.center.y == start_y && theirs.center.y == start_y {
+            // Both orders only moved it along x, through the tile sweep from the same place:
+            // the middle lies on one of their paths.
+            if mine.center.x != theirs.center.x {
+                mine.center.x = (mine.center.x + theirs.center.x) * 0.5;
+            }
+        } else {
+            let mobility = (links.mobility)(k as usize);
+            mine.center = halfway(map, mine, theirs.center, mobility, touch);
         }
         mine.blocked |= theirs.blocked;
         // Moved by either order, it is no longer known to be quiet.
@@ -232,6 +240,20 @@ where
         *theirs = *mine;
     }
     sweeps.moved_any(pieces, right.axis)
+}
+
+/// Halfway between where the two orders left a body (`piece` and `other`) when either order also
+/// moved it along y (a slope it was pushed into slid it), reached through the tile sweep from
+/// `piece`: the middle of two such places need not be one a body may be (the slope can lie
+/// between them).
+fn halfway(map: &TileMap, piece: &Piece, other: Vec2, mobility: Mobility, touch: f32) -> Vec2 {
+    let middle = (piece.center + other) * 0.5;
+    let push = middle - piece.center;
+    match apply_push(map, (piece.center, piece.half), push, mobility, touch) {
+        // Nothing in the way: the middle itself (the sweep's sum may round it).
+        (_, 0) => middle,
+        (to, _) => to,
+    }
 }
 
 /// Notes where the phase finds every body along `dir`'s axis, and lists the bodies with a

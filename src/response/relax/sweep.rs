@@ -220,7 +220,7 @@ where
 
 /// Step 5: where `push` takes a body at `center` (half extents `half`), and the sides on which
 /// the sweep stopped it.
-fn apply_push(
+pub(super) fn apply_push(
     map: &TileMap,
     (center, half): (Vec2, Vec2),
     push: Vec2,

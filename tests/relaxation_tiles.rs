@@ -1,0 +1,98 @@
+//! Relaxation never moves a body into a tile.
+
+use bevy::prelude::*;
+
+use bevy_platformer_physics::tiles::SlopeTile;
+
+use crate::common::*;
+
+/// How deep the box is inside a solid tile or the solid part of a solid slope.
+fn depth_in_tiles(map: &TileMap, b: &Aabb) -> f32 {
+    let (lo, hi) = (map.tile_at(b.min()), map.tile_at(b.max()));
+    let mut worst = 0.0f32;
+    for y in lo.y..=hi.y {
+        for x in lo.x..=hi.x {
+            let (min, max) = map.tile_rect(x, y);
+            let kind = map.get(x, y);
+            let depth = match kind.slope() {
+                _ if kind == TileKind::Solid => (b.max().min(max) - b.min().max(min)).min_element(),
+                Some(slope) if !slope.one_way => {
+                    let tile = SlopeTile { slope, min, max };
+                    let polygon = tile.polygon();
+                    [tile.normal(), Vec2::X, Vec2::Y]
+                        .into_iter()
+                        .map(|axis| {
+                            let (pl, ph) = (polygon.corners().iter())
+                                .fold((f32::MAX, f32::MIN), |(l, h), p| {
+                                    (l.min(p.dot(axis)), h.max(p.dot(axis)))
+                                });
+                            let c = b.center.dot(axis);
+                            let r =
+                                b.half_extents.x * axis.x.abs() + b.half_extents.y * axis.y.abs();
+                            (ph - (c - r)).min((c + r) - pl)
+                        })
+                        .fold(f32::MAX, f32::min)
+                }
+                _ => 0.0,
+            };
+            worst = worst.max(depth);
+        }
+    }
+    worst
+}
+
+#[test]
+fn relaxations_two_horizontal_orders_never_meet_inside_a_slope() {
+    // A heap of eight bodies spawned inside each other beside a 2:1 slope (`3`, rising left).
+    // One horizontal order pushes a body left, up the slope; the other pushes it right: the
+    // middle of the two places, at the height of the second, lay 1.7 units inside the slope.
+    let map = ascii(
+        "........................
+.............H.(........
+..................{.....
+....................6...
+.a.......4..............
+........................
+........................
+..............5.-.......
+.................1....a.
+........................
+.......3................
+.......#.#..\\..#.c.#.b..
+.#./...#.#.##.##.#.#.#..
+########################",
+    );
+    let bodies = [
+        ((107.96766, 114.25634), (15.489715, 25.489658), -66.21063),
+        ((118.36454, 139.10907), (8.488252, 27.129843), -82.209564),
+        ((113.04888, 140.32484), (26.012821, 17.930069), 91.29117),
+        ((110.34238, 129.99113), (3.007897, 14.103035), 68.95222),
+        ((119.67347, 101.22769), (24.273228, 29.504284), -73.64217),
+        ((159.46333, 109.904915), (10.249624, 4.1879992), 37.880196),
+        ((109.40198, 105.09179), (4.9190087, 17.528696), -81.31582),
+        ((106.154686, 134.84564), (19.890562, 18.382551), 94.21413),
+    ];
+    for passes in [0, 1, 4] {
+        let mut app = relaxed_app(map.clone(), passes);
+        let spawned: Vec<Entity> = (bodies.iter())
+            .map(|&((x, y), (hx, hy), vx)| {
+                spawn(
+                    &mut app,
+                    Vec2::new(x, y),
+                    Vec2::new(hx, hy),
+                    Vec2::new(vx, 0.0),
+                )
+            })
+            .collect();
+        for i in 0..30 {
+            step(&mut app, 1);
+            for (k, &e) in spawned.iter().enumerate() {
+                let depth = depth_in_tiles(&map, &aabb(&app, e));
+                assert!(
+                    depth <= 0.01,
+                    "{passes} passes, step {i}, body {k}: {depth} deep"
+                );
+            }
+        }
+    }
+}
