@@ -230,7 +230,8 @@ fn polygon_interval(polygon: &Polygon, axis: Vec2) -> (f32, f32) {
 /// The first contact of a box (centre `center`, half extents `half`) moving by `d` with the
 /// slope tile's solid part, ignoring grazes (see the [module](self)); `None` when the path
 /// misses, starts more than `skin` inside (penetration, for [`push_out_of_slope`]), or only
-/// reaches the tile after the whole displacement.
+/// reaches the tile after the whole displacement; but a box inside the surface by less than
+/// two skins that moves further in meets it at once (time 0).
 pub fn sweep_box_slope(
     center: Vec2,
     half: Vec2,
@@ -270,7 +271,20 @@ pub fn sweep_box_slope(
         }
         t_out = t_out.min(exit);
     }
-    (t_in < t_out && (0.0..=1.0).contains(&t_in)).then_some(hit)
+    if t_in < t_out && (0.0..=1.0).contains(&t_in) {
+        return Some(hit);
+    }
+    // A box that starts inside the surface by no more than the skin beyond touching it (where
+    // rounding leaves a box moved along a slanted surface), and moves further in, meets the
+    // surface at once: a push that starts there never passes through.
+    let n = tile.normal();
+    let touching = polygon_interval(&polygon, n).1 - box_interval(Vec2::ZERO, half, n).0;
+    let (p, v) = (center.dot(n), d.dot(n));
+    let grazing = t_in < 0.0 && t_out > 0.0 && p < touching && p >= touching - 2.0 * skin;
+    (grazing && v < 0.0).then_some(SlopeHit {
+        time: 0.0,
+        normal: n,
+    })
 }
 
 /// The shortest move that takes a box out of the slope tile's solid part, along one of the
