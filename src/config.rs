@@ -100,15 +100,12 @@ pub struct PhysicsConfig {
     /// outward, over the pairs detection found, those the response made and those each pass
     /// makes (the algorithm is in `src/response/relax.rs`); the passes stop early when one
     /// moves nobody. A stack or a row pressed into a wall settles in one pass; 4 passes end the
-    /// benchmark's pile and crowd up to 16 000 bodies with no two bodies more than 0.003 units
-    /// inside each other (bodies squeezed where they cannot fit are reported
-    /// [`Squished`](crate::Squished)).
+    /// benchmark's pile and crowd with no pair over one unit (bodies squeezed where they cannot
+    /// fit are reported [`Squished`](crate::Squished); the figures are in `BENCHMARKS.md`).
     /// Default `0`: the article's response alone.
     ///
-    /// It is off by default because it costs more than it should yet: 4 passes make the step
-    /// about 1.4 times longer in the benchmark's pile (bodies mostly at rest) at 4 000 bodies
-    /// and 1.6 times at 16 000, and about 1.9 to 2 times longer in its crowd (every body
-    /// walking) at 16 000 (`BENCHMARKS.md`). A step in which the response moved no body and
+    /// It is off by default because it costs more than it should yet: its share of the step in
+    /// the benchmark's pile and crowd is in `BENCHMARKS.md`. A step in which the response moved no body and
     /// no two bodies overlap by more than the tolerance (a settled scene) runs no pass.
     ///
     /// ```
@@ -129,7 +126,7 @@ pub struct PhysicsConfig {
     /// stay 0 while it is off). Default `false`;
     /// [`PhysicsDiagnosticsPlugin`](crate::diagnostics::PhysicsDiagnosticsPlugin) and the
     /// debug panel turn it on. It costs one pass over the bodies and one over the pairs
-    /// detection found, about as much as the response in a pile at rest (`BENCHMARKS.md`).
+    /// detection found, on one thread (its cost is in `BENCHMARKS.md`).
     pub measure_overlaps: bool,
 }
 

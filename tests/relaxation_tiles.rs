@@ -2,44 +2,7 @@
 
 use bevy::prelude::*;
 
-use bevy_platformer_physics::tiles::SlopeTile;
-
 use crate::common::*;
-
-/// How deep the box is inside a solid tile or the solid part of a solid slope.
-fn depth_in_tiles(map: &TileMap, b: &Aabb) -> f32 {
-    let (lo, hi) = (map.tile_at(b.min()), map.tile_at(b.max()));
-    let mut worst = 0.0f32;
-    for y in lo.y..=hi.y {
-        for x in lo.x..=hi.x {
-            let (min, max) = map.tile_rect(x, y);
-            let kind = map.get(x, y);
-            let depth = match kind.slope() {
-                _ if kind == TileKind::Solid => (b.max().min(max) - b.min().max(min)).min_element(),
-                Some(slope) if !slope.one_way => {
-                    let tile = SlopeTile { slope, min, max };
-                    let polygon = tile.polygon();
-                    [tile.normal(), Vec2::X, Vec2::Y]
-                        .into_iter()
-                        .map(|axis| {
-                            let (pl, ph) = (polygon.corners().iter())
-                                .fold((f32::MAX, f32::MIN), |(l, h), p| {
-                                    (l.min(p.dot(axis)), h.max(p.dot(axis)))
-                                });
-                            let c = b.center.dot(axis);
-                            let r =
-                                b.half_extents.x * axis.x.abs() + b.half_extents.y * axis.y.abs();
-                            (ph - (c - r)).min((c + r) - pl)
-                        })
-                        .fold(f32::MAX, f32::min)
-                }
-                _ => 0.0,
-            };
-            worst = worst.max(depth);
-        }
-    }
-    worst
-}
 
 /// A body of a scene: its centre, half extents and horizontal velocity.
 type Body = ((f32, f32), (f32, f32), f32);

@@ -62,54 +62,6 @@ fn random_map(u: &mut impl FnMut() -> f32, origin: Vec2) -> TileMap {
     map
 }
 
-/// How deep the box is inside a solid tile or a slope's solid part (one-way slopes count only
-/// where the feet are below their surface: see [`below_one_way`]); 0 when clear.
-fn depth_in_tiles(map: &TileMap, b: &Aabb) -> f32 {
-    let (lo, hi) = (map.tile_at(b.min()), map.tile_at(b.max()));
-    let mut worst = 0.0f32;
-    for y in lo.y..=hi.y {
-        for x in lo.x..=hi.x {
-            let kind = map.get(x, y);
-            let (tmin, tmax) = map.tile_rect(x, y);
-            let depth = match kind.slope() {
-                _ if kind == TileKind::Solid => {
-                    (b.max().min(tmax) - b.min().max(tmin)).min_element()
-                }
-                Some(slope) if !slope.one_way => {
-                    let tile = SlopeTile {
-                        slope,
-                        min: tmin,
-                        max: tmax,
-                    };
-                    polygon_depth(&tile, b)
-                }
-                _ => 0.0,
-            };
-            worst = worst.max(depth);
-        }
-    }
-    worst
-}
-
-/// The box's overlap with the slope's solid part along its shallowest separating axis.
-fn polygon_depth(tile: &SlopeTile, b: &Aabb) -> f32 {
-    let polygon = tile.polygon();
-    [tile.normal(), Vec2::X, Vec2::Y]
-        .into_iter()
-        .map(|axis| {
-            let (pl, ph) = polygon
-                .corners()
-                .iter()
-                .fold((f32::MAX, f32::MIN), |(l, h), p| {
-                    (l.min(p.dot(axis)), h.max(p.dot(axis)))
-                });
-            let c = b.center.dot(axis);
-            let r = b.half_extents.x * axis.x.abs() + b.half_extents.y * axis.y.abs();
-            (ph - (c - r)).min((c + r) - pl)
-        })
-        .fold(f32::MAX, f32::min)
-}
-
 /// The one-way tops and one-way slopes the box's feet rest on (within the tolerance): their tile
 /// coordinates.
 fn one_ways_under(map: &TileMap, b: &Aabb) -> Vec<IVec2> {

@@ -35,10 +35,8 @@ use crate::body::Aabb;
 use crate::config::PhysicsConfig;
 
 /// How long a crew task watches for the next pass during a step before it gives its thread back
-/// all the same. Longer than most gaps between passes (in the benchmark's pile, watches of
-/// 100 us, 300 us and 2 ms gave the same steps within the machine's noise at 16 000 and 64 000
-/// bodies), and short, because the thread it keeps may be the one that would run the step's
-/// next stage or another system's task.
+/// all the same. Longer than most gaps between passes, and short, because the thread it keeps
+/// may be the one that would run the step's next stage or another system's task.
 const WATCH: Duration = Duration::from_micros(200);
 
 /// How many times the asking thread checks, spinning, whether the crew left a pass, before it

@@ -14,6 +14,7 @@ use bevy::log::tracing_subscriber::{self, Layer, layer::Context, prelude::*};
 use bevy::prelude::*;
 pub use bevy_platformer_physics::PartitionError;
 pub use bevy_platformer_physics::prelude::*;
+use bevy_platformer_physics::tiles::SlopeTile;
 
 /// The step used by every test: 1/60 s.
 pub const DT: f32 = 1.0 / 60.0;
@@ -262,4 +263,52 @@ pub fn max_pair_overlap(app: &App, boxes: &[Entity]) -> f32 {
 /// How many bodies the last step processed in full (the others rested).
 pub fn awake_bodies(app: &App) -> usize {
     app.world().resource::<PhysicsStats>().awake_bodies
+}
+
+/// How deep the box is inside a solid tile or a slope's solid part (one-way tiles
+/// and one-way slopes count nothing); 0 when clear.
+pub fn depth_in_tiles(map: &TileMap, b: &Aabb) -> f32 {
+    let (lo, hi) = (map.tile_at(b.min()), map.tile_at(b.max()));
+    let mut worst = 0.0f32;
+    for y in lo.y..=hi.y {
+        for x in lo.x..=hi.x {
+            let kind = map.get(x, y);
+            let (tmin, tmax) = map.tile_rect(x, y);
+            let depth = match kind.slope() {
+                _ if kind == TileKind::Solid => {
+                    (b.max().min(tmax) - b.min().max(tmin)).min_element()
+                }
+                Some(slope) if !slope.one_way => {
+                    let tile = SlopeTile {
+                        slope,
+                        min: tmin,
+                        max: tmax,
+                    };
+                    polygon_depth(&tile, b)
+                }
+                _ => 0.0,
+            };
+            worst = worst.max(depth);
+        }
+    }
+    worst
+}
+
+/// The box's overlap with the slope's solid part along its shallowest separating axis.
+fn polygon_depth(tile: &SlopeTile, b: &Aabb) -> f32 {
+    let polygon = tile.polygon();
+    [tile.normal(), Vec2::X, Vec2::Y]
+        .into_iter()
+        .map(|axis| {
+            let (pl, ph) = polygon
+                .corners()
+                .iter()
+                .fold((f32::MAX, f32::MIN), |(l, h), p| {
+                    (l.min(p.dot(axis)), h.max(p.dot(axis)))
+                });
+            let c = b.center.dot(axis);
+            let r = b.half_extents.x * axis.x.abs() + b.half_extents.y * axis.y.abs();
+            (ph - (c - r)).min((c + r) - pl)
+        })
+        .fold(f32::MAX, f32::min)
 }
