@@ -94,19 +94,15 @@ pub struct PhysicsConfig {
     /// turn it off when nothing reads them. [`Contacts`](crate::Contacts) are filled either
     /// way, and turning it back on reports only what changes from then on.
     pub collision_events: bool,
-    /// How many relaxation passes may follow the response in each step. After article 003's
-    /// response, bodies still overlapping are pushed apart in ordered sweeps: up from the
-    /// support, then both ways along x, from what holds them (tiles, kinematic bodies)
-    /// outward, over the pairs detection found, those the response made and those each pass
-    /// makes (the algorithm is in `src/response/relax.rs`); the passes stop early when one
-    /// moves nobody. A stack or a row pressed into a wall settles in one pass; 4 passes end the
-    /// benchmark's pile and crowd with no pair over one unit (bodies squeezed where they cannot
-    /// fit are reported [`Squished`](crate::Squished); the figures are in `BENCHMARKS.md`).
-    /// Default `0`: the article's response alone.
-    ///
-    /// It is off by default because it costs more than it should yet: its share of the step in
-    /// the benchmark's pile and crowd is in `BENCHMARKS.md`. A step in which the response moved no body and
-    /// no two bodies overlap by more than the tolerance (a settled scene) runs no pass.
+    /// How many relaxation passes may follow the response in each step
+    /// ([`RelaxationPlugin`](crate::RelaxationPlugin)): bodies still overlapping are pushed
+    /// apart in ordered sweeps, up from the support, then both ways along x, from what holds
+    /// them (tiles, kinematic bodies) outward; the passes stop early when one changes nothing.
+    /// A stack or a row pressed into a wall settles in one pass. Default `4`: the benchmark's
+    /// pile and crowd end every run with no pair over one unit (bodies squeezed where they
+    /// cannot fit are reported [`Squished`](crate::Squished)); what relaxation costs, and the
+    /// overlaps left with fewer passes, are in `BENCHMARKS.md`. `0` turns it off (the article's
+    /// response alone), as leaving out `RelaxationPlugin` does.
     ///
     /// ```
     /// use bevy::prelude::*;
@@ -115,7 +111,7 @@ pub struct PhysicsConfig {
     /// let mut app = App::new();
     /// app.add_plugins((MinimalPlugins, PhysicsPlugin::default()))
     ///     .insert_resource(PhysicsConfig {
-    ///         relaxation_passes: 4,
+    ///         relaxation_passes: 2,
     ///         ..default()
     ///     });
     /// ```
@@ -149,7 +145,7 @@ impl Default for PhysicsConfig {
             partition_cell_tiles: 16,
             parallel_min_bodies: 2048,
             collision_events: true,
-            relaxation_passes: 0,
+            relaxation_passes: 4,
             measure_overlaps: false,
         }
     }

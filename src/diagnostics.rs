@@ -18,7 +18,7 @@ use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
 /// | `physics/awake_bodies` | bodies the step processed in full |
 /// | `physics/pairs_tested`, `physics/pairs_found` | pairs compared, pairs in contact |
 /// | `physics/occupied_cells` | partition cells holding a body |
-/// | `physics/relaxation_passes` | relaxation passes that moved a body |
+/// | `physics/relaxation_passes` | relaxation passes that changed something |
 /// | `physics/relaxed_bodies` | bodies relaxation moved |
 /// | `physics/deepest_overlap`, `physics/pairs_over_one_unit` | how deep the bodies are inside each other where the step left them (it turns [`PhysicsConfig::measure_overlaps`](crate::PhysicsConfig::measure_overlaps) on) |
 /// | `physics/step_ms` | the whole step, ms |
@@ -69,7 +69,7 @@ pub const PAIRS_TESTED: DiagnosticPath = DiagnosticPath::const_new("physics/pair
 pub const PAIRS_FOUND: DiagnosticPath = DiagnosticPath::const_new("physics/pairs_found");
 /// Cells holding a body ([`PhysicsStats::occupied_cells`]).
 pub const OCCUPIED_CELLS: DiagnosticPath = DiagnosticPath::const_new("physics/occupied_cells");
-/// Relaxation passes that moved a body ([`PhysicsStats::relaxation_passes`]).
+/// Relaxation passes that changed something ([`PhysicsStats::relaxation_passes`]).
 pub const RELAXATION_PASSES: DiagnosticPath =
     DiagnosticPath::const_new("physics/relaxation_passes");
 /// Bodies relaxation moved ([`PhysicsStats::relaxed_bodies`]).

@@ -164,6 +164,22 @@ internal! {
     }
 }
 
+/// Whether a pair that overlapped by `overlap` where detection saw it (within the pair's
+/// tolerance `skin`) is one that relaxation settles in no phase while neither body moves: it
+/// overlaps by no more than `skin` along one axis or the other.
+#[inline]
+pub(crate) fn settled_where_detected(overlap: Vec2, skin: f32) -> bool {
+    overlap.abs().min_element() <= skin
+}
+
+/// Whether boxes `a` and `b` are apart by at most twice `reach` along both axes (each grown by
+/// `reach`, they overlap or touch): relaxation's near pairs.
+#[inline]
+pub(crate) fn within_reach(a: (Vec2, Vec2), b: (Vec2, Vec2), reach: f32) -> bool {
+    let gap = (a.0 - b.0).abs() - (a.1 + b.1);
+    gap.x <= 2.0 * reach && gap.y <= 2.0 * reach
+}
+
 /// Where a moving point first enters a box, from [`sweep_point_box`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SweepHit {

@@ -349,9 +349,10 @@ impl Plugin for IntegratePlugin {
             .register_type::<Kinematic>()
             .register_type::<BodySwitches>()
             .register_type::<OldPosition>()
+            .register_type::<crate::push::Pushable>()
             .add_systems(
                 self.0,
-                (call_crew, carry_riders, integrate)
+                (call_crew, carry_riders, crate::push::push_bodies, integrate)
                     .chain()
                     .in_set(PhysicsSystems::Integrate),
             );

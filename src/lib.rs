@@ -2,7 +2,9 @@
 //!
 //! Add [`PhysicsPlugin`], insert a [`TileMap`], and give entities an [`Aabb`] and a
 //! [`Velocity`]: they fall, land, slide along walls, stand on one-way platforms, climb ladders
-//! and never pass through tiles, at any speed. [`Sensor`]s notice bodies without pushing them,
+//! and never pass through tiles, at any speed; crates stack without sinking into each other
+//! ([`RelaxationPlugin`]), and a [`Pushable`] crate is pushed along by a character walking
+//! into it. [`Sensor`]s notice bodies without pushing them,
 //! [`CollisionLayers`] choose who meets whom, and [`SpatialQuery`] finds bodies at a point, in a
 //! rectangle or along a segment.
 //!
@@ -45,8 +47,8 @@
 //! ```text
 //! your input systems      .before(PhysicsSystems::Integrate): set Velocity, jump, climb
 //!   -> Integrate          riders get their kinematic support's change of velocity
-//!                         (carry); old position; bad input; gravity + max fall speed;
-//!                         kinematic moves
+//!                         (carry); pushable bodies get their pushers' (push); old
+//!                         position; bad input; gravity + max fall speed; kinematic moves
 //!   -> TileCollide        depenetrate (or hold; Squished); one-way snap; swept
 //!                         move-and-slide; flags; friction
 //!                         (a body given the same input as last time reuses its result)
@@ -56,9 +58,9 @@
 //!                         CollisionStarted / CollisionEnded
 //!   -> Respond            per body from its own contacts: speed-ratio split, axis choice,
 //!                         accumulated offset; object PushFlags; Transform follows Aabb;
-//!                         optional relaxation passes push apart what still overlaps
-//!                         (PhysicsConfig::relaxation_passes, off by default); the bodies
-//!                         moved are filed again in the Partition
+//!                         then relaxation (RelaxationPlugin) pushes apart what still
+//!                         overlaps, in passes from the support up; the bodies moved are
+//!                         filed again in the Partition
 //!   -> Sense              each Sensor's bodies; SensorEntered / SensorExited
 //! your gameplay systems   .after(PhysicsSystems::Sense): read PushFlags, BodyState, messages
 //! ```
@@ -126,9 +128,11 @@ pub mod one_way;
 pub mod pairs;
 pub mod partition;
 mod plugin;
+pub mod push;
 pub mod query;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
+pub mod relax;
 // The response's algorithm is in its module doc; the function itself is for the tests and the
 // bench only.
 #[cfg(feature = "internals")]
@@ -163,7 +167,9 @@ pub use pairs::PhysicsStats;
 pub use partition::PartitionError;
 pub use partition::{CellRange, GridArea, GridAreas, Partition};
 pub use plugin::PhysicsPlugin;
+pub use push::Pushable;
 pub use query::{CastHit, HitTarget, QueryFilter, SpatialQuery};
+pub use relax::RelaxationPlugin;
 pub use rest_skipping::{RestSkipping, RestSkippingPlugin};
 pub use schedule::PhysicsSystems;
 pub use sensors::{Sensor, SensorContents, SensorEntered, SensorExited, SensorShape};
@@ -175,8 +181,8 @@ pub mod prelude {
         Aabb, BodyState, BodySwitches, CastHit, CollisionData, CollisionEnded, CollisionLayers,
         CollisionStarted, Contacts, GridAreas, HitTarget, Kinematic, Landed, LayerMask,
         OldPosition, OneWayPlatform, Partition, PhysicsConfig, PhysicsPlugin, PhysicsStats,
-        PhysicsSystems, Presser, PushFlags, QueryFilter, RestSkipping, RestSkippingPlugin, Sensor,
-        SensorContents, SensorEntered, SensorExited, SensorShape, Side, Slope, SlopeShape,
-        SpatialQuery, Squished, TileKind, TileMap, TileMapError, Velocity,
+        PhysicsSystems, Presser, PushFlags, Pushable, QueryFilter, RelaxationPlugin, RestSkipping,
+        RestSkippingPlugin, Sensor, SensorContents, SensorEntered, SensorExited, SensorShape, Side,
+        Slope, SlopeShape, SpatialQuery, Squished, TileKind, TileMap, TileMapError, Velocity,
     };
 }

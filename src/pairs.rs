@@ -69,7 +69,8 @@ pub struct PhysicsStats {
     pub pairs_tested: usize,
     /// Pairs found overlapping or touching.
     pub pairs_found: usize,
-    /// Relaxation passes that moved a body (0 with relaxation off). As many as
+    /// Relaxation passes that changed something (moved a body, or found one blocked on a new
+    /// side), in the group of bodies that needed the most (0 with relaxation off). As many as
     /// [`PhysicsConfig::relaxation_passes`] allows means relaxation stopped at that limit, not
     /// because nothing was left to move.
     pub relaxation_passes: usize,

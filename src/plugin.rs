@@ -16,6 +16,7 @@ use crate::fast::rest::{Awake, Rest};
 use crate::integrate::IntegratePlugin;
 use crate::pairs::PairDetectionPlugin;
 use crate::partition::{PartitionPlugin, leave_partition};
+use crate::relax::RelaxationPlugin;
 use crate::response::ResponsePlugin;
 use crate::rest_skipping::{RestSkipping, RestSkippingPlugin};
 use crate::schedule::PhysicsSystems;
@@ -79,6 +80,7 @@ impl PluginGroup for PhysicsPlugin {
             .add(PartitionPlugin(schedule))
             .add(PairDetectionPlugin(schedule))
             .add(ResponsePlugin(schedule))
+            .add(RelaxationPlugin(schedule))
             .add(SensorPlugin(schedule))
             .add(RestSkippingPlugin)
     }

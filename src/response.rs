@@ -476,14 +476,14 @@ pub(crate) fn respond_to_contacts(
 }
 
 /// The stage [`PhysicsSystems::Respond`]:
-/// [`respond_to_contacts`]; [`relax::relax_bodies`] (which files the bodies where the response
-/// left them in a grid of its own, to find the pairs they made); then the crew's passes are
-/// over ([`dismiss_crew`]), the overlaps left are measured ([`measure_overlaps`]), and the
+/// [`respond_to_contacts`]; relaxation, when [`RelaxationPlugin`](crate::RelaxationPlugin) is
+/// there ([`RespondSteps::Relax`]); then the crew's passes are over ([`dismiss_crew`]), the overlaps left are measured ([`measure_overlaps`]), and the
 /// bodies the response and relaxation moved are filed in the partition where they ended
 /// ([`update_partition`]).
 pub(crate) struct ResponsePlugin(pub(crate) InternedScheduleLabel);
 
-/// The three steps of [`ResponsePlugin`]'s stage, in order (the stage clock times relaxation
+/// The three steps of [`ResponsePlugin`]'s stage, in order: the response, relaxation (added by
+/// [`RelaxationPlugin`](crate::RelaxationPlugin)), the finish (the stage clock times relaxation
 /// on its own, [`crate::timing`]).
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum RespondSteps {
@@ -499,11 +499,20 @@ impl Plugin for ResponsePlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<PushFlags>()
             .register_type::<Side>()
+            .configure_sets(
+                self.0,
+                (
+                    RespondSteps::Contacts,
+                    RespondSteps::Relax,
+                    RespondSteps::Finish,
+                )
+                    .chain()
+                    .in_set(PhysicsSystems::Respond),
+            )
             .add_systems(
                 self.0,
                 (
                     respond_to_contacts.in_set(RespondSteps::Contacts),
-                    (relax::relax_bodies.run_if(relax::relaxing)).in_set(RespondSteps::Relax),
                     (
                         dismiss_crew,
                         measure_overlaps.run_if(overlaps::measuring),
@@ -511,14 +520,11 @@ impl Plugin for ResponsePlugin {
                     )
                         .chain()
                         .in_set(RespondSteps::Finish),
-                )
-                    .chain()
-                    .in_set(PhysicsSystems::Respond),
+                ),
             );
     }
 }
 
 mod overlaps;
-pub(crate) mod relax;
 #[cfg(test)]
 mod tests;

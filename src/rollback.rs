@@ -2,8 +2,9 @@
 //!
 //! [`PhysicsSnapshot::take`] saves everything the next steps' outcome depends on: every body's
 //! components (box, velocity, old position, push flags, body state, switches, layers, whether
-//! it is kinematic or one-way), every sensor's contents, the map, the configuration, and the
-//! contacts of the last pair detection (collision events compare the next step's with them).
+//! it is kinematic, one-way or pushable, and its [`Contacts`] if it has them: the push reads a
+//! pushable body's), every sensor's contents, the map, the configuration, and the contacts of
+//! the last pair detection (collision events compare the next step's with them).
 //! [`PhysicsSnapshot::restore`] puts it back; the steps that follow are then bit for bit the
 //! steps that followed the snapshot.
 //!
@@ -43,11 +44,13 @@ use std::collections::BTreeSet;
 
 use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, WholeBody};
 use crate::config::PhysicsConfig;
+use crate::contacts::{CollisionData, Contacts};
 use crate::fast::layout::Partners;
 use crate::fast::snapshot::ContactLayout;
 use crate::flags::PushFlags;
 use crate::layers::CollisionLayers;
 use crate::one_way::OneWayPlatform;
+use crate::push::Pushable;
 use crate::rest_skipping::RestSkipping;
 use crate::sensors::SensorContents;
 use crate::tiles::TileMap;
@@ -57,6 +60,8 @@ use crate::tiles::TileMap;
 pub struct PhysicsSnapshot {
     bodies: Vec<Saved>,
     sensors: Vec<(Entity, SensorContents)>,
+    /// The bodies' [`Contacts`], for those that have them.
+    contacts: Vec<(Entity, Contacts)>,
     map: TileMap,
     config: PhysicsConfig,
     partners: Partners,
@@ -75,6 +80,7 @@ struct Saved {
     layers: Option<CollisionLayers>,
     kinematic: bool,
     one_way: bool,
+    pushable: Option<Pushable>,
 }
 
 /// Why a snapshot could not be restored: the world's bodies are not the snapshot's.
@@ -100,7 +106,7 @@ impl std::error::Error for RestoreError {}
 impl PhysicsSnapshot {
     /// Saves the physics state of `world` (between steps).
     pub fn take(world: &mut World) -> Self {
-        let bodies = (world.query::<WholeBody>().iter(world))
+        let mut bodies: Vec<Saved> = (world.query::<WholeBody>().iter(world))
             .map(|b| Saved {
                 entity: b.entity,
                 aabb: *b.aabb,
@@ -112,14 +118,24 @@ impl PhysicsSnapshot {
                 layers: b.layers.copied(),
                 kinematic: b.kinematic,
                 one_way: b.one_way,
+                pushable: None,
             })
             .collect();
+        for body in &mut bodies {
+            body.pushable = world.get::<Pushable>(body.entity).copied();
+        }
         let sensors = (world.query::<(Entity, &SensorContents)>().iter(world))
             .map(|(e, c)| (e, c.clone()))
             .collect();
+        let contacts = (world
+            .query_filtered::<(Entity, &Contacts), With<Aabb>>()
+            .iter(world))
+        .map(|(e, c)| (e, c.clone()))
+        .collect();
         Self {
             bodies,
             sensors,
+            contacts,
             map: world.resource::<TileMap>().clone(),
             config: world.resource::<PhysicsConfig>().clone(),
             partners: world.resource::<ContactLayout>().now.clone(),
@@ -142,6 +158,11 @@ impl PhysicsSnapshot {
         size_of::<Self>()
             + self.bodies.len() * size_of::<Saved>()
             + sensors
+            + (self.contacts.iter())
+                .map(|(_, c)| {
+                    size_of::<(Entity, Contacts)>() + c.0.len() * size_of::<CollisionData>()
+                })
+                .sum::<usize>()
             + map
             + partners.entities.len() * size_of::<Entity>()
             + partners.slot_of.len() * 4
@@ -219,6 +240,19 @@ impl PhysicsSnapshot {
                 true => entity.insert(OneWayPlatform),
                 false => entity.remove::<OneWayPlatform>(),
             };
+            match body.pushable {
+                Some(pushable) => entity.insert(pushable),
+                None => entity.remove::<Pushable>(),
+            };
+        }
+        for (entity, contacts) in &self.contacts {
+            if let Ok(mut e) = world.get_entity_mut(map(*entity)) {
+                let mut contacts = contacts.clone();
+                for c in &mut contacts.0 {
+                    c.other = map(c.other);
+                }
+                e.insert(contacts);
+            }
         }
         for (entity, contents) in &self.sensors {
             if let Ok(mut e) = world.get_entity_mut(map(*entity)) {

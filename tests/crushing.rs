@@ -12,10 +12,10 @@ fn press(app: &mut App, center: Vec2, velocity: Vec2) -> Entity {
     spawn_kinematic(app, center, Vec2::new(20.0, 4.0), velocity)
 }
 
-/// An app relaxing with 4 passes, with two crates 12 tall stacked on the floor (top at 40),
+/// An app in the default configuration (relaxing), with two crates 12 tall stacked on the floor (top at 40),
 /// settled for 5 steps: the lower crate and the upper one.
 fn two_crates_on_the_floor() -> (App, Entity, Entity) {
-    let mut app = relaxed_app(floor_room(), 4);
+    let mut app = app(floor_room());
     let lower = spawn(&mut app, Vec2::new(100.0, 22.0), HALF, Vec2::ZERO);
     let upper = spawn(&mut app, Vec2::new(100.0, 34.0), HALF, Vec2::ZERO);
     step(&mut app, 5);
@@ -191,7 +191,7 @@ fn a_stack_too_tall_for_the_gap_under_a_platform_is_squished_through_the_crate_b
 
 #[test]
 fn a_stack_squeezed_under_a_platform_is_squished_where_its_crates_still_overlap_wherever_that_is() {
-    let mut app = relaxed_app(floor_room(), 4);
+    let mut app = app(floor_room());
     // Three crates 12 tall on the floor (top at 52), a platform 8 tall above (bottom at 68).
     let crates = [22.0, 34.0, 46.0].map(|y| spawn(&mut app, Vec2::new(100.0, y), HALF, Vec2::ZERO));
     let [lower, middle, upper] = crates;

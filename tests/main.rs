@@ -28,6 +28,7 @@ mod order;
 mod pairs;
 mod partition;
 mod properties;
+mod push;
 mod queries;
 mod relaxation;
 mod relaxation_tiles;

@@ -7,21 +7,21 @@ use crate::common::*;
 /// A body of a scene: its centre, half extents and horizontal velocity.
 type Body = ((f32, f32), (f32, f32), f32);
 
+/// Spawns `bodies` (centre, half extents, horizontal velocity).
+fn spawn_all(app: &mut App, bodies: &[Body]) -> Vec<Entity> {
+    (bodies.iter())
+        .map(|&((x, y), (hx, hy), vx)| {
+            spawn(app, Vec2::new(x, y), Vec2::new(hx, hy), Vec2::new(vx, 0.0))
+        })
+        .collect()
+}
+
 /// Spawns `bodies` on `map` with 0, 1 and 4 relaxation passes and checks for 30 steps that
 /// none ends inside a solid tile or a solid slope.
 fn assert_never_deeper_in_a_tile(map: &TileMap, bodies: &[Body]) {
     for passes in [0, 1, 4] {
         let mut app = relaxed_app(map.clone(), passes);
-        let spawned: Vec<Entity> = (bodies.iter())
-            .map(|&((x, y), (hx, hy), vx)| {
-                spawn(
-                    &mut app,
-                    Vec2::new(x, y),
-                    Vec2::new(hx, hy),
-                    Vec2::new(vx, 0.0),
-                )
-            })
-            .collect();
+        let spawned = spawn_all(&mut app, bodies);
         for i in 0..30 {
             step(&mut app, 1);
             for (k, &e) in spawned.iter().enumerate() {
@@ -100,4 +100,59 @@ fn a_push_that_starts_a_rounding_inside_a_ceiling_slope_never_passes_through_it(
         ((276.61627, 136.01566), (3.494485, 21.045605), 97.45123),
     ];
     assert_never_deeper_in_a_tile(&map, &bodies);
+}
+
+#[test]
+fn a_body_under_a_tile_is_never_pushed_up_round_its_corner_onto_it() {
+    // Eleven bodies dropped inside each other, one step at a strong gravity. The seventh starts
+    // with its top against the bottom of the solid tile at x 224..240, y 192..208; pushed left
+    // by the response, then up and right in separate pushes, it ended on top of the tile.
+    let map = ascii(
+        "....................
+.......-...........#
+....................
+....................
+..............#.....
+....................
+....................
+....................
+....................
+.....-..............
+...#................
+....#...............
+....................
+....................
+....................
+....................
+####################",
+    );
+    let bodies = [
+        ((154.5, 150.3), (45.5, 22.2), 0.5),
+        ((224.0, 56.1), (25.8, 40.1), 3.4),
+        ((160.3, 157.3), (30.7, 34.0), 0.6),
+        ((96.0, 168.4), (42.7, 40.4), 0.0),
+        ((144.0, 41.3), (39.5, 25.3), 0.0),
+        ((200.0, 149.8), (33.8, 42.2), 0.0),
+        ((200.0, 149.8), (39.4, 42.2), 0.0),
+        ((163.5, 28.8), (22.9, 12.8), 0.0),
+        ((224.0, 63.7), (40.4, 47.7), 0.6),
+        ((224.0, 49.1), (30.7, 33.1), 0.5),
+        ((144.0, 46.3), (37.6, 30.3), 0.0),
+    ];
+    for passes in [0, 1, 4] {
+        let mut app = relaxed_app(map.clone(), passes);
+        app.world_mut().resource_mut::<PhysicsConfig>().gravity = Vec2::new(0.0, -3000.0);
+        let spawned = spawn_all(&mut app, &bodies);
+        step(&mut app, 1);
+        let seventh = aabb(&app, spawned[6]);
+        let under_the_tile = seventh.max().x > 224.0 && seventh.min().x < 240.0;
+        assert!(
+            !under_the_tile || seventh.max().y <= 192.0 + 0.01,
+            "{passes} passes: the seventh body went through the tile to {seventh:?}"
+        );
+        for (k, &e) in spawned.iter().enumerate() {
+            let depth = depth_in_tiles(&map, &aabb(&app, e));
+            assert!(depth <= 0.01, "{passes} passes, body {k}: {depth} deep");
+        }
+    }
 }

@@ -19,7 +19,7 @@ use crate::fast::parallel::{CHUNKS, chunk_range, for_each_chunk};
 use crate::fast::rest::{ACTIVE, AWAKE};
 use crate::fast::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
 use crate::fast::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
-use crate::geometry::signed_overlap_within;
+use crate::geometry::{signed_overlap_within, within_reach};
 use crate::one_way::one_way_contact;
 use crate::partition::Partition;
 
@@ -227,8 +227,8 @@ pub(crate) fn find_pairs(
         &carried,
         (&mut l.now, &s.sorting),
     ) / 2;
-    // The near lists, when relaxation reads them: complete for the bodies whose pairs were all
-    // searched.
+    // The near lists, when relaxation reads them: the pairs found, and the last step's of two
+    // bodies whose pairs were not searched.
     let searched = |k: usize| l.modes[k].load(Relaxed) & searcher != 0;
     let pieces = s.pieces.iter().map(|piece| &piece.near[..]);
     l.near.build(n, reach, pieces, searched);
@@ -376,7 +376,10 @@ fn test_cell_pairs<const LAYERS: bool>(
                         // another can end a rounding error away from it.
                         let skin = a.skin.max(b.skin);
                         let Some(overlap) = pair_overlap(a, b, skin) else {
-                            if reach > 0.0 && !(a.one_way || b.one_way) && within(a, b, reach) {
+                            if reach > 0.0
+                                && !(a.one_way || b.one_way)
+                                && within_reach((a.center, a.half), (b.center, b.half), reach)
+                            {
                                 near_pairs.push((a.slot, b.slot));
                             }
                             continue;
@@ -400,14 +403,6 @@ fn test_cell_pairs<const LAYERS: bool>(
             );
         }
     }
-}
-
-/// Whether boxes `a` and `b` are apart by at most twice `reach` along both axes (each grown by
-/// `reach`, they overlap or touch).
-#[inline]
-fn within(a: &Near, b: &Near, reach: f32) -> bool {
-    let gap = (a.center - b.center).abs() - (a.half + b.half);
-    gap.x <= 2.0 * reach && gap.y <= 2.0 * reach
 }
 
 /// Marks a resting body's slot (whose mode is nothing else) [`ACTIVE`] during the pair loop;

@@ -5,7 +5,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Mutex, PoisonError};
 
 use crate::fast::crew::Crew;
-use crate::response::relax::Join;
 
 /// How many pieces chunked work is cut into (a constant, so results are the same on every
 /// machine; enough to keep every core of a desktop busy).
@@ -67,40 +66,6 @@ pub(crate) fn run_pieces<P: Send>(
         .take();
     if let Some(payload) = first {
         resume_unwind(payload);
-    }
-}
-
-/// Relaxation's [`Join`] on the crew: the two pieces of work on this thread and a free thread
-/// of the crew, or one after the other without one; pieces of work as [`for_each_chunk`].
-pub(crate) struct CrewJoin<'a>(pub(crate) Threads<'a>);
-
-impl Join for CrewJoin<'_> {
-    fn join(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
-        let Some(crew) = self.0 else {
-            a();
-            b();
-            return;
-        };
-        // Each piece is taken out of its slot by the thread that runs it.
-        let (a, b) = (Mutex::new(Some(a)), Mutex::new(Some(b)));
-        let mut pieces = 0..2;
-        run_pieces(
-            Some(crew),
-            move || pieces.next(),
-            |piece| {
-                if piece == 0 {
-                    if let Some(a) = a.lock().unwrap_or_else(PoisonError::into_inner).take() {
-                        a();
-                    }
-                } else if let Some(b) = b.lock().unwrap_or_else(PoisonError::into_inner).take() {
-                    b();
-                }
-            },
-        );
-    }
-
-    fn each<T: Send>(&self, outs: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
-        for_each_chunk(outs, self.0, f);
     }
 }
 

@@ -9,10 +9,11 @@ use crate::contacts::CollisionData;
 use crate::fast::crew::CrewSlot;
 use crate::fast::layout::{Link, Partners};
 use crate::fast::parallel::CHUNKS;
+use crate::fast::relaxing::ResponseEnd;
 use crate::fast::rest::{ACTIVE, AWAKE, Awake, Rest};
 use crate::fast::rows::{DENSE, for_each_row_chunk};
 use crate::flags::PushFlags;
-use crate::geometry::skin_at;
+use crate::geometry::{settled_where_detected, skin_at};
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::one_way::{OneWayPlatform, Passing};
 use crate::partition::{CellRange, GridAreas};
@@ -104,6 +105,60 @@ pub(crate) struct ContactLayout {
     /// The body tables as the query matches them: each one's table id, place in the query's
     /// order and length, sorted by table id; then each one's first slot, in the query's order.
     tables: (Vec<(u32, u32, usize)>, Vec<usize>),
+}
+
+/// What the response records for relaxation (`crate::fast::relaxing`).
+impl ContactLayout {
+    /// Records where the response left `entity` (if it was detected): its centre, the sides
+    /// touching tiles this step, and its switches.
+    #[inline]
+    pub(crate) fn record_response(
+        &self,
+        entity: Entity,
+        center: Vec2,
+        tile_sides: u8,
+        switches: &BodySwitches,
+    ) {
+        if let Some(k) = self.now.slot(entity) {
+            let quiet = center == self.snaps[k].center && self.shallow(k);
+            self.ended[k].record(center, tile_sides, switches, quiet);
+        }
+    }
+
+    /// Where the response left slot `k`'s body, if it is a body the response handled (not
+    /// kinematic, not an empty slot).
+    #[inline]
+    pub(crate) fn response_end(&self, k: usize) -> Option<ResponseEnd> {
+        let snap = &self.snaps[k];
+        if snap.kinematic || snap.entity == Entity::PLACEHOLDER {
+            return None;
+        }
+        self.ended[k].read()
+    }
+
+    /// Whether each of slot `k`'s pairs at detection is settled where detected
+    /// ([`settled_where_detected`]).
+    fn shallow(&self, k: usize) -> bool {
+        let me = self.snaps[k].skin;
+        (self.now.links_of(k).iter()).all(|l| {
+            // The pair's tolerance, as detection worked it out.
+            let skin = me.max(self.snaps[l.other as usize].skin);
+            settled_where_detected(l.overlap, skin)
+        })
+    }
+
+    /// Whether relaxation moved slot `k`'s body (one the response handled) to `center`; if so,
+    /// that is where it ended ([`relaxed_center`](Self::relaxed_center)).
+    #[inline]
+    pub(crate) fn moved_by_relaxation(&self, k: usize, center: Vec2) -> bool {
+        self.response_end(k).is_some() && self.ended[k].move_to(center)
+    }
+
+    /// Where slot `k`'s body ended the step so far.
+    #[inline]
+    pub(crate) fn relaxed_center(&self, k: usize) -> Vec2 {
+        self.ended[k].center()
+    }
 }
 
 /// The contacts of one body at the last detection, as [`CollisionData`] records built from the

@@ -17,6 +17,7 @@
 //! 0. **Carry** (every non-kinematic body): the change of velocity of the kinematic body at
 //!    the end of its chain of supports, worked out for every body before any is applied
 //!    (`src/carry.rs`).
+//!    Then the pushable bodies and their pushers get their velocities along x (`src/push.rs`).
 //! 1. **Integrate** (every body): the flags start a new step, the old position is remembered;
 //!    an invalid box is left alone from here on; a non-finite velocity becomes zero; gravity
 //!    with the fall cap (not on a ladder the body climbs, not for kinematic bodies); a body
@@ -37,9 +38,10 @@
 //!    (`respond`, whose algorithm is the module doc of `src/response.rs`);
 //!    ground friction on a body stood on; [`Landed`] on a body; the offset applied through the
 //!    tile sweep; object push flags; the velocity of the ground stood on.
-//! 5. **Relaxation** (every non-kinematic body with contacts): what is still overlapping is
-//!    pushed apart, pass after pass over the whole list (`src/response/relax.rs`), over the
-//!    contacts and the pairs the response made (never with a one-way platform).
+//! 5. **Relaxation** (`relax.rs`): what is still overlapping is pushed apart, pass after pass
+//!    over the whole list (the algorithm is the module doc of `src/relax/mod.rs`), between
+//!    partners: bodies in contact at detection, or near each other there (never a one-way
+//!    platform).
 //!
 //! Messages are written in entity order, per stage, as the fast path writes them.
 //!
@@ -61,10 +63,7 @@ use crate::integrate::apply_gravity;
 use crate::layers::CollisionLayers;
 use crate::messages::{Landed, Squished, tile_pressers};
 use crate::one_way::{Passing, one_way_contact};
-use crate::response::relax::{
-    ALL_SIDES, Links, Mobility, Piece, Squeezes, Sweeps, contacts_among, find_squeezes,
-    squished_by_relaxation,
-};
+use crate::push::{Other, Pushable, PushableBody, push_along};
 use crate::response::{respond, squeezed, squished_by_bodies};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::{
@@ -173,6 +172,10 @@ fn reference_step(
     let config = world.resource::<PhysicsConfig>().clone();
     let (gravity, max_fall_speed) = fall.update(&config);
     let mut bodies = read_bodies(world, query);
+    let pushables: Vec<(Entity, f32, Vec<CollisionData>)> =
+        (world.query::<(Entity, &Pushable, &Contacts)>().iter(world))
+            .map(|(e, p, c)| (e, p.share, c.0.clone()))
+            .collect();
     let map = world.resource::<TileMap>();
     let step = Step {
         map,
@@ -182,6 +185,7 @@ fn reference_step(
         max_fall_speed,
     };
     carry_riders(&mut bodies, &step);
+    push_bodies(&mut bodies, &pushables, &step);
     for body in &mut bodies {
         integrate(body, &step);
     }
@@ -203,7 +207,7 @@ fn reference_step(
         }
     }
     let mut squeezed = Vec::new();
-    relax(&mut bodies, &step, &mut squeezed);
+    relax::relax(&mut bodies, &snapshot, &step, &mut squeezed);
     let contacts: Vec<Vec<CollisionData>> = (0..bodies.len())
         .map(|i| contacts_of(i, &bodies[i].contacts, &snapshot))
         .collect();
@@ -259,6 +263,38 @@ fn carry_riders(bodies: &mut [Body], step: &Step) {
         .collect();
     for (body, change) in bodies.iter_mut().zip(changes) {
         carry(change, &mut body.velocity, &mut body.state);
+    }
+}
+
+/// Stage 0, then: the pushable bodies and their pushers get their new x velocities
+/// (`src/push.rs`), from the pushable bodies' contacts at the last step.
+fn push_bodies(bodies: &mut [Body], pushables: &[(Entity, f32, Vec<CollisionData>)], step: &Step) {
+    let index = |e: Entity| bodies.iter().position(|b| b.entity == e);
+    let list: Vec<PushableBody> = (pushables.iter())
+        .filter_map(|(entity, share, contacts)| {
+            let body = &bodies[index(*entity)?];
+            Some(PushableBody {
+                entity: *entity,
+                center: body.aabb.center,
+                share: *share,
+                tile_sides: body.flags.tile_sides(),
+                contacts,
+            })
+        })
+        .collect();
+    let other = |e: Entity| {
+        index(e).map(|i| Other {
+            velocity: bodies[i].velocity,
+            kinematic: bodies[i].kinematic,
+        })
+    };
+    let pushable = |e: Entity| list.iter().position(|b| b.entity == e);
+    let changes = push_along(&list, other, pushable, step.config.contact_tolerance);
+    drop(list);
+    for (entity, x) in changes {
+        if let Some(body) = bodies.iter_mut().find(|b| b.entity == entity) {
+            body.velocity.x = x;
+        }
     }
 }
 
@@ -510,92 +546,6 @@ fn respond_to_contacts(
     body.state.ground = r.ground.map(|(e, _)| e);
 }
 
-/// Stage 5: relaxation (`src/response/relax.rs`): pass after pass over the whole list, until
-/// one moves nobody or the passes run out; then the squeezes it left, each body's reported
-/// once per episode.
-fn relax(bodies: &mut [Body], step: &Step, squished: &mut Vec<Squished>) {
-    let passes = step.config.relaxation_passes;
-    if passes == 0 {
-        return;
-    }
-    let touch = step.config.contact_tolerance;
-    let mut now: Vec<Piece> = (bodies.iter())
-        .map(|body| Piece {
-            center: body.aabb.center,
-            half: body.aabb.half_extents,
-            blocked: if body.kinematic {
-                ALL_SIDES
-            } else {
-                body.flags.tile_sides()
-            },
-            id: body.entity.to_bits(),
-            quiet: false,
-        })
-        .collect();
-    // The pairs detection found, and those touching where the response left the bodies.
-    let mut partners: Vec<Vec<usize>> = (bodies.iter())
-        .map(|body| body.contacts.iter().map(|&(j, _)| j).collect())
-        .collect();
-    for i in 0..bodies.len() {
-        for j in i + 1..bodies.len() {
-            let touch = step.config.contact_tolerance;
-            let (a, b) = (&bodies[i], &bodies[j]);
-            let one_way = a.one_way || b.one_way;
-            if !partners[i].contains(&j) && !one_way && pair_overlap(a, b, touch).is_some() {
-                partners[i].push(j);
-                partners[j].push(i);
-            }
-        }
-    }
-    let partners = |k: usize| partners[k].iter().copied();
-    let mobility = |k: usize| {
-        let body = &bodies[k];
-        if body.kinematic {
-            Mobility::Fixed
-        } else if !body.switches.world_collision {
-            Mobility::Free
-        } else {
-            Mobility::Swept(pass_through(&body.switches))
-        }
-    };
-    let all: &[Body] = bodies;
-    let contacts = contacts_among(|k: usize| {
-        let me = &all[k];
-        (0..all.len()).filter(move |&j| {
-            let other = &all[j];
-            me.layers.interacts_with(other.layers) && !(me.one_way || other.one_way)
-        })
-    });
-    let links = Links {
-        partners,
-        mobility,
-        contacts,
-    };
-    let sweeps = &mut Sweeps::default();
-    crate::response::relax::relax(step.map, &mut now, &links, (passes, touch), sweeps, &());
-    let squeezes = &mut Squeezes::default();
-    find_squeezes(&now, &links, touch, sweeps, squeezes);
-    let entities: Vec<Entity> = all.iter().map(|body| body.entity).collect();
-    drop(links);
-    for (k, (body, piece)) in bodies.iter_mut().zip(&now).enumerate() {
-        body.aabb.center = piece.center;
-        if body.kinematic {
-            continue;
-        }
-        warn_once_while(
-            &mut &mut body.state,
-            warn_bits::SQUEEZED,
-            squeezes.squeezed[k],
-            || {
-                let (_, pressers) = squeezes.found.iter().find(|(at, _)| *at == k).unwrap();
-                let message =
-                    squished_by_relaxation(body.entity, piece.center, pressers, |j| entities[j]);
-                squished.push(message);
-            },
-        );
-    }
-}
-
 /// Writes the bodies' new state, and every [`Contacts`]: a body's own, empty on an entity that
 /// is not a body (any more).
 fn write_bodies(world: &mut World, bodies: &[Body], contacts: Vec<Vec<CollisionData>>) {
@@ -633,3 +583,4 @@ fn write_in_entity_order<M: Message + crate::messages::OfEntity>(
 
 #[cfg(test)]
 mod differential;
+mod relax;

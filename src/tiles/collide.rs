@@ -403,7 +403,7 @@ pub fn depenetrate(map: &TileMap, center: &mut Vec2, half: Vec2, skin: f32, limi
 
 /// Whether the box overlaps a solid tile, or the solid part of a slope that is not one-way, by
 /// more than `skin`.
-fn overlaps_solid(map: &TileMap, center: Vec2, half: Vec2, skin: f32) -> bool {
+pub(crate) fn overlaps_solid(map: &TileMap, center: Vec2, half: Vec2, skin: f32) -> bool {
     let mut found = false;
     for_each_tile(map, center - half + skin, center + half - skin, |x, y, kind| {
         found |= match kind.slope() {

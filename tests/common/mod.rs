@@ -60,7 +60,7 @@ pub fn app_without_gravity(map: TileMap) -> App {
     app
 }
 
-/// The same app with `passes` relaxation passes (`PhysicsConfig::relaxation_passes`, off by
+/// The same app with `passes` relaxation passes (`PhysicsConfig::relaxation_passes`, 4 by
 /// default).
 pub fn relaxed_app(map: TileMap, passes: u32) -> App {
     let mut app = app(map);

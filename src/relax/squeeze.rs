@@ -3,7 +3,9 @@
 
 use bevy::prelude::*;
 
-use super::{Links, Mobility, Piece, Sweeps, ordered_bits, valid};
+use crate::body::Aabb;
+
+use super::pass::{Mobility, Piece, ordered_bits, overlapping};
 use crate::flags::{Side, side_bit};
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::messages::{Presser, Squished};
@@ -89,28 +91,23 @@ fn across(sides: u8) -> u8 {
     }
 }
 
-/// Finds the squeezes relaxation left in `pieces` (see the [algorithm](super)): among the pairs
-/// still overlapping ([`Sweeps::live`] after [`relax`](super::relax)), over the partners of
-/// `links` and the pairs the passes made (in `sweeps`), into `out`.
-pub(crate) fn find_squeezes<P, F, M, N>(
+/// Finds the squeezes relaxation left in `pieces` (see the [algorithm](super)), whose
+/// partners are `partners(k)`, into `out`.
+pub(crate) fn find_squeezes<P>(
     pieces: &[Piece],
-    links: &Links<F, M, N>,
+    partners: impl Fn(usize) -> P,
     touch: f32,
-    sweeps: &Sweeps,
     out: &mut Squeezes,
 ) where
-    P: IntoIterator<Item = usize>,
-    F: Fn(usize) -> P,
-    M: Fn(usize) -> Mobility,
+    P: Iterator<Item = usize>,
 {
     let n = pieces.len();
     out.none(n);
-    let fixed = |k: usize| (links.mobility)(k) == Mobility::Fixed;
-    let partners = |k: usize| (links.partners)(k).into_iter().chain(sweeps.found.of(k));
-    let moving = |k: usize| !fixed(k) && valid(&pieces[k]);
-    for &(k, j) in &sweeps.live {
-        let (k, j) = (k as usize, j as usize);
-        if !(moving(k) && moving(j)) {
+    let fixed = |k: usize| pieces[k].mobility == Mobility::Fixed;
+    let moving = |k: usize| !fixed(k) && Aabb::new(pieces[k].center, pieces[k].half).is_valid();
+    let pairs = (0..n).flat_map(|k| partners(k).filter(move |&j| k < j).map(move |j| (k, j)));
+    for (k, j) in pairs {
+        if !(moving(k) && moving(j) && overlapping(&pieces[k], &pieces[j], touch)) {
             continue;
         }
         let (a, b) = (&pieces[k], &pieces[j]);
