@@ -12,18 +12,14 @@
 //! of a platform that moves down stays on it and a body jumping up through a rising platform
 //! passes.
 //!
-//! Pair detection applies it to the pairs it finds; relaxation, which also separates pairs the
-//! response made, never separates a one-way platform from anything. A segment cast
+//! Pair detection applies it to the pairs it finds; relaxation settles a one-way platform only
+//! with the bodies detection found on it, never with one passing through it. A segment cast
 //! ([`SpatialQuery::cast_segment`](crate::SpatialQuery::cast_segment)) stops at a one-way
 //! platform only when it enters its top face going down, as at a one-way tile.
 //!
 //! [`PhysicsConfig::one_way_tolerance`]: crate::PhysicsConfig::one_way_tolerance
 
-use bevy::ecs::lifecycle::HookContext;
-use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
-
-use crate::fast::rest::Awake;
 
 /// Marks a body as solid only from above: other bodies land on it and stand on it, and pass
 /// through it from below and from the sides (see the [rule](self)). Meant for
@@ -45,16 +41,7 @@ use crate::fast::rest::Awake;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
-#[component(on_add = wake_hook, on_remove = wake_hook)]
 pub struct OneWayPlatform;
-
-/// The hook run when a body becomes or stops being one-way: whom it meets changes, so it is
-/// processed in full at the next step (a resting body would keep its contacts).
-fn wake_hook(mut world: DeferredWorld, context: HookContext) {
-    if let Some(mut awake) = world.get_mut::<Awake>(context.entity) {
-        awake.moved();
-    }
-}
 
 /// What the rule reads of one body of a pair.
 #[derive(Clone, Copy, Debug, PartialEq)]

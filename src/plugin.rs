@@ -14,6 +14,7 @@ use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
 use crate::fast::rest::{Awake, Rest};
 use crate::integrate::IntegratePlugin;
+use crate::one_way::OneWayPlatform;
 use crate::pairs::PairDetectionPlugin;
 use crate::partition::{PartitionPlugin, leave_partition};
 use crate::relax::RelaxationPlugin;
@@ -101,6 +102,10 @@ impl Plugin for SharedPlugin {
         app.world_mut()
             .register_component_hooks::<Aabb>()
             .on_remove(leave_simulation_hook);
+        app.world_mut()
+            .register_component_hooks::<OneWayPlatform>()
+            .on_add(wake_hook)
+            .on_remove(wake_hook);
         app.add_observer(leave_when_disabled);
         app.init_resource::<PhysicsConfig>()
             .init_resource::<CrewSlot>()
@@ -108,7 +113,7 @@ impl Plugin for SharedPlugin {
             .register_type::<PhysicsConfig>()
             .register_type::<RestSkipping>()
             .register_type::<Aabb>()
-            .register_type::<crate::OneWayPlatform>()
+            .register_type::<OneWayPlatform>()
             .configure_sets(
                 self.0,
                 (
@@ -121,6 +126,15 @@ impl Plugin for SharedPlugin {
                 )
                     .chain(),
             );
+    }
+}
+
+/// The hook run when a body becomes or stops being a [`OneWayPlatform`]: whom it meets
+/// changes, so it is processed in full at the next step (a resting body would keep its
+/// contacts).
+fn wake_hook(mut world: DeferredWorld, context: HookContext) {
+    if let Some(mut awake) = world.get_mut::<Awake>(context.entity) {
+        awake.moved();
     }
 }
 
