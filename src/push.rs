@@ -64,13 +64,13 @@ impl Default for Pushable {
 }
 
 /// A pushable body as the push reads it.
-pub(crate) struct PushableBody<'a> {
+#[derive(Clone, Copy)]
+pub(crate) struct PushableBody {
     pub(crate) entity: Entity,
     pub(crate) center: Vec2,
     pub(crate) share: f32,
     /// The sides it touched tiles on at the last step (left 1, right 2, top 4, bottom 8).
     pub(crate) tile_sides: u8,
-    pub(crate) contacts: &'a [CollisionData],
 }
 
 /// How another body pushes or holds: its velocity now, and whether it is kinematic.
@@ -80,38 +80,55 @@ pub(crate) struct Other {
     pub(crate) kinematic: bool,
 }
 
+/// The push's buffers, kept between steps so that a step allocates nothing once they are
+/// grown.
+#[derive(Default)]
+pub(crate) struct PushBuffers {
+    /// Per direction (right, then left): each body's speed along it (0: not pushed).
+    speeds: [Vec<f32>; 2],
+    /// The bodies from the rear of the push, and whether each is held.
+    order: Vec<usize>,
+    held: Vec<bool>,
+    /// (pusher, direction, pushed body).
+    pushers: Vec<(Entity, usize, usize)>,
+    /// The new x velocities.
+    out: Vec<(Entity, f32)>,
+}
+
 /// The new x velocities of the pushable bodies and their pushers (see the [algorithm](self)),
-/// in the order of `bodies` then of the pushers found, each body once. `other(e)` is body
-/// `e`'s velocity and kind (`None`: gone), `pushable(e)` its place in `bodies` if it is one.
-pub(crate) fn push_along(
+/// in the order of `bodies` then of the pushers by entity, each body once. `contacts(k)` are
+/// body `k`'s contacts at the last step, `other(e)` is body `e`'s velocity and kind (`None`:
+/// gone), `pushable(e)` its place in `bodies` if it is one.
+pub(crate) fn push_along<'a>(
     bodies: &[PushableBody],
-    other: impl Fn(Entity) -> Option<Other>,
-    pushable: impl Fn(Entity) -> Option<usize>,
+    contacts: impl Fn(usize) -> &'a [CollisionData],
+    (other, pushable): (
+        impl Fn(Entity) -> Option<Other>,
+        impl Fn(Entity) -> Option<usize>,
+    ),
     touch: f32,
-) -> Vec<(Entity, f32)> {
+    b: &'a mut PushBuffers,
+) -> &'a [(Entity, f32)] {
     let n = bodies.len();
-    // Per direction (right, then left): each body's speed along it (0: not pushed), and the
-    // pushers (body, pushed body).
-    let mut speeds = [vec![0.0f32; n], vec![0.0f32; n]];
-    let mut pushers: Vec<(Entity, usize, usize)> = vec![];
+    b.pushers.clear();
     for (d, sign) in [1.0f32, -1.0].into_iter().enumerate() {
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| {
-            let key = |k: usize| (sign * bodies[k].center.x, bodies[k].entity);
-            key(a)
-                .partial_cmp(&key(b))
-                .unwrap_or(core::cmp::Ordering::Equal)
-        });
-        let speed = &mut speeds[d];
+        b.order.clear();
+        b.order.extend(0..n);
+        let key = |k: usize| (sign * bodies[k].center.x, bodies[k].entity);
+        b.order
+            .sort_by(|&x, &y| key(x).0.total_cmp(&key(y).0).then(key(x).1.cmp(&key(y).1)));
+        let speed = &mut b.speeds[d];
+        speed.clear();
+        speed.resize(n, 0.0);
         // From the rear: what pushes each body.
-        for &k in &order {
+        for &k in &b.order {
             let me = &bodies[k];
-            for c in side_contacts(me, -sign, touch) {
+            for c in side_contacts(contacts(k), -sign, touch) {
                 let pushed = match pushable(c.other) {
                     Some(j) => speed[j],
                     None => match other(c.other) {
                         Some(o) if !o.kinematic && sign * o.velocity.x > 0.0 => {
-                            pushers.push((c.other, d, k));
+                            b.pushers.push((c.other, d, k));
                             me.share.clamp(0.0, 1.0) * sign * o.velocity.x
                         }
                         _ => 0.0,
@@ -121,58 +138,67 @@ pub(crate) fn push_along(
             }
         }
         // From the front: what holds each body.
-        let mut held = vec![false; n];
-        for &k in order.iter().rev() {
-            let me = &bodies[k];
-            let wall = me.tile_sides & if sign > 0.0 { 2 } else { 1 } != 0;
-            held[k] = wall
-                || side_contacts(me, sign, touch).any(|c| match pushable(c.other) {
-                    Some(j) => held[j],
-                    None => other(c.other).is_none_or(|o| sign * o.velocity.x <= 0.0),
-                });
-            if held[k] {
+        b.held.clear();
+        b.held.resize(n, false);
+        for &k in b.order.iter().rev() {
+            let wall = bodies[k].tile_sides & if sign > 0.0 { 2 } else { 1 } != 0;
+            let held = &b.held;
+            let holds = |c: &CollisionData| match pushable(c.other) {
+                Some(j) => held[j],
+                None => other(c.other).is_none_or(|o| sign * o.velocity.x <= 0.0),
+            };
+            b.held[k] = wall || side_contacts(contacts(k), sign, touch).any(holds);
+            if b.held[k] {
                 speed[k] = 0.0;
             }
         }
     }
-    let mut out = Vec::new();
+    let speeds = &b.speeds;
     let velocity_x = |k: usize| match (speeds[0][k], speeds[1][k]) {
         (right, 0.0) => right,
         (0.0, left) => -left,
         _ => 0.0,
     };
+    b.out.clear();
     for (k, body) in bodies.iter().enumerate() {
         if speeds[0][k] != 0.0 || speeds[1][k] != 0.0 {
-            out.push((body.entity, velocity_x(k)));
+            b.out.push((body.entity, velocity_x(k)));
         }
     }
     // A pusher slows down to the slowest body it moves (it stays where it is against a held
     // one: the response stops it).
-    pushers.sort_by_key(|&(e, _, _)| e);
-    for group in pushers.chunk_by(|a, b| a.0 == b.0) {
+    b.pushers.sort_by_key(|&(e, _, _)| e);
+    for group in b.pushers.chunk_by(|a, b| a.0 == b.0) {
         let slowest = group
             .iter()
             .map(|&(_, _, k)| velocity_x(k).abs())
             .reduce(f32::min);
         let sign = if group[0].1 == 0 { 1.0 } else { -1.0 };
         if let Some(speed) = slowest.filter(|&s| s > 0.0) {
-            out.push((group[0].0, sign * speed));
+            b.out.push((group[0].0, sign * speed));
         }
     }
-    out
+    &b.out
 }
 
-/// `body`'s contacts on its side toward `sign` along x (+1: right) that it touches side on.
-fn side_contacts<'a>(
-    body: &'a PushableBody,
+/// Of `contacts`, those on the side toward `sign` along x (+1: right), touched side on.
+fn side_contacts(
+    contacts: &[CollisionData],
     sign: f32,
     touch: f32,
-) -> impl Iterator<Item = &'a CollisionData> {
-    body.contacts.iter().filter(move |c| {
+) -> impl Iterator<Item = &CollisionData> {
+    contacts.iter().filter(move |c| {
         let skin = pair_skin(touch, c.position, c.other_position);
         let side_on = c.overlap.y.abs() > skin && c.overlap.x.abs() <= c.overlap.y.abs();
         side_on && sign * (c.other_position.x - c.position.x) > 0.0
     })
+}
+
+/// The pushable bodies, by entity, and the push's buffers.
+#[derive(Default)]
+pub(crate) struct Pushing {
+    bodies: Vec<PushableBody>,
+    buffers: PushBuffers,
 }
 
 /// Sets the velocities of the pushable bodies and their pushers (see the [algorithm](self)),
@@ -186,36 +212,41 @@ pub(crate) fn push_bodies(
         &crate::flags::PushFlags,
         &Contacts,
     )>,
-    mut velocities: Query<(&mut Velocity, Has<Kinematic>, Has<Pushable>)>,
-    mut list: Local<Vec<Entity>>,
+    mut velocities: Query<(&mut Velocity, Has<Kinematic>)>,
+    mut pushing: Local<Pushing>,
 ) {
     if pushables.is_empty() {
         return;
     }
-    let mut bodies: Vec<PushableBody> = pushables
-        .iter()
-        .map(|(entity, aabb, pushable, flags, contacts)| PushableBody {
-            entity,
-            center: aabb.center,
-            share: pushable.share,
-            tile_sides: flags.tile_sides(),
-            contacts: &contacts.0,
-        })
-        .collect();
+    let Pushing { bodies, buffers } = &mut *pushing;
+    bodies.clear();
+    bodies.extend(
+        pushables
+            .iter()
+            .map(|(entity, aabb, pushable, flags, _)| PushableBody {
+                entity,
+                center: aabb.center,
+                share: pushable.share,
+                tile_sides: flags.tile_sides(),
+            }),
+    );
     bodies.sort_by_key(|b| b.entity);
-    list.clear();
-    list.extend(bodies.iter().map(|b| b.entity));
+    let contacts = |k: usize| {
+        pushables
+            .get(bodies[k].entity)
+            .map_or(&[][..], |p| &p.4.0[..])
+    };
     let other = |e: Entity| {
-        velocities.get(e).ok().map(|(v, kinematic, _)| Other {
+        (velocities.get(e).ok()).map(|(v, kinematic)| Other {
             velocity: v.0,
             kinematic,
         })
     };
-    let place = |e: Entity| list.binary_search(&e).ok();
-    let changes = push_along(&bodies, other, place, config.contact_tolerance);
-    drop(bodies);
-    for (entity, x) in changes {
-        if let Ok((mut v, _, _)) = velocities.get_mut(entity)
+    let place = |e: Entity| bodies.binary_search_by_key(&e, |b| b.entity).ok();
+    let touch = config.contact_tolerance;
+    let changes = push_along(bodies, contacts, (other, place), touch, buffers);
+    for &(entity, x) in changes {
+        if let Ok((mut v, _)) = velocities.get_mut(entity)
             && v.x != x
         {
             v.x = x;

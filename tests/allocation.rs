@@ -121,3 +121,38 @@ fn the_counter_sees_allocations() {
     assert!(allocations_on_this_thread() > before);
     drop(v);
 }
+
+#[test]
+fn pushing_a_row_of_crates_allocates_nothing_per_step() {
+    let mut map = empty_map(200, 8);
+    map.fill(IVec2::new(0, 0), IVec2::new(199, 0), TileKind::Solid);
+    let mut app = app(map);
+    let walker = spawn(
+        &mut app,
+        Vec2::new(104.0, 24.0),
+        Vec2::splat(8.0),
+        Vec2::ZERO,
+    );
+    let crates: Vec<Entity> = (0..3)
+        .map(|i| {
+            let at = Vec2::new(120.0 + 16.0 * i as f32, 24.0);
+            let e = spawn(&mut app, at, Vec2::splat(8.0), Vec2::ZERO);
+            app.world_mut().entity_mut(e).insert(Pushable::default());
+            e
+        })
+        .collect();
+    let walk = |app: &mut App, n: usize| {
+        for _ in 0..n {
+            let vy = vel(app, walker).y;
+            set_vel(app, walker, Vec2::new(120.0, vy));
+            step(app, 1);
+        }
+    };
+    walk(&mut app, 30);
+    let start = pos(&app, crates[2]).x;
+    let before = allocations_on_this_thread();
+    walk(&mut app, 30);
+    let made = allocations_on_this_thread() - before;
+    assert!(pos(&app, crates[2]).x - start > 10.0, "the row moved");
+    assert_eq!(made, 0, "{made} heap allocations in 30 steps of pushing");
+}

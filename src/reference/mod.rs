@@ -63,7 +63,7 @@ use crate::integrate::apply_gravity;
 use crate::layers::CollisionLayers;
 use crate::messages::{Landed, Squished, tile_pressers};
 use crate::one_way::{Passing, one_way_contact};
-use crate::push::{Other, Pushable, PushableBody, push_along};
+use crate::push::{Other, PushBuffers, Pushable, PushableBody, push_along};
 use crate::response::{respond, squeezed, squished_by_bodies};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::{
@@ -270,18 +270,18 @@ fn carry_riders(bodies: &mut [Body], step: &Step) {
 /// (`src/push.rs`), from the pushable bodies' contacts at the last step.
 fn push_bodies(bodies: &mut [Body], pushables: &[(Entity, f32, Vec<CollisionData>)], step: &Step) {
     let index = |e: Entity| bodies.iter().position(|b| b.entity == e);
-    let list: Vec<PushableBody> = (pushables.iter())
+    let (list, contacts): (Vec<PushableBody>, Vec<&[CollisionData]>) = (pushables.iter())
         .filter_map(|(entity, share, contacts)| {
             let body = &bodies[index(*entity)?];
-            Some(PushableBody {
+            let pushable = PushableBody {
                 entity: *entity,
                 center: body.aabb.center,
                 share: *share,
                 tile_sides: body.flags.tile_sides(),
-                contacts,
-            })
+            };
+            Some((pushable, &contacts[..]))
         })
-        .collect();
+        .unzip();
     let other = |e: Entity| {
         index(e).map(|i| Other {
             velocity: bodies[i].velocity,
@@ -289,8 +289,16 @@ fn push_bodies(bodies: &mut [Body], pushables: &[(Entity, f32, Vec<CollisionData
         })
     };
     let pushable = |e: Entity| list.iter().position(|b| b.entity == e);
-    let changes = push_along(&list, other, pushable, step.config.contact_tolerance);
-    drop(list);
+    let mut buffers = PushBuffers::default();
+    let touch = step.config.contact_tolerance;
+    let changes = push_along(
+        &list,
+        |k| contacts[k],
+        (other, pushable),
+        touch,
+        &mut buffers,
+    );
+    let changes = changes.to_vec();
     for (entity, x) in changes {
         if let Some(body) = bodies.iter_mut().find(|b| b.entity == entity) {
             body.velocity.x = x;
