@@ -158,8 +158,9 @@ impl Groups {
             return;
         }
         let at = |k: usize| piece_of(layout, k).0;
-        let new_pair = |k: usize, j: usize| {
-            let (a, b) = (at(k), at(j));
+        // Whether far body `k` (at `a`) and body `j` touch and are no partners yet.
+        let new_pair = |(k, a): (usize, &Piece), j: usize| {
+            let b = at(j);
             let (sa, sb) = (&layout.snaps[k], &layout.snaps[j]);
             let skin = pair_skin(touch, a.center, b.center);
             j != k
@@ -176,7 +177,7 @@ impl Groups {
             let range = partition.cell_range(a.center - a.half - skin, a.center + a.half + skin);
             for (_, entity) in partition.bodies_in(range) {
                 if let Some(j) = layout.now.slot(entity)
-                    && new_pair(k as usize, j)
+                    && new_pair((k as usize, &a), j)
                 {
                     self.far_pairs.push((k, j as u32));
                     self.far_pairs.push((j as u32, k));
@@ -196,7 +197,7 @@ impl Groups {
             let reach = 1.0 + 1e-6 * (a.center.x.abs() + a.half.x);
             let right = a.center.x + a.half.x + reach;
             for &j in self.far[i + 1..].iter().take_while(|&&j| left(j) <= right) {
-                if new_pair(k as usize, j as usize) {
+                if new_pair((k as usize, &a), j as usize) {
                     self.far_pairs.push((k, j));
                     self.far_pairs.push((j, k));
                 }
