@@ -179,3 +179,45 @@ fn every_body_relaxation_moves_has_its_transform_on_its_box() {
         );
     }
 }
+
+#[test]
+fn a_body_the_response_moved_far_is_kept_apart_from_what_it_came_near() {
+    // No gravity; 16-unit tiles, so relaxation's partners reach 8 units past each box. Two
+    // kinematic slabs rise under a body `low` and under `lifted`, which stands beside and
+    // under `low`'s right edge: the response moves `low` up 5 and `lifted` up 10 (into `low`),
+    // then relaxation pushes `low` up 5 more. `high`, 9 units above `low` where detection saw
+    // them (no partner of anything there), is 4 above it where the response left it: a
+    // partner from there, so relaxation moves it too instead of leaving `low` inside it.
+    let mut app = app_without_gravity(empty_map(40, 40));
+    let half = Vec2::new(8.0, 6.0);
+    let low = spawn(&mut app, Vec2::new(200.0, 200.0), half, Vec2::ZERO);
+    let high = spawn(&mut app, Vec2::new(200.0, 221.0), half, Vec2::ZERO);
+    let lifted = spawn(
+        &mut app,
+        Vec2::new(216.0, 186.0),
+        Vec2::new(14.0, 8.0),
+        Vec2::ZERO,
+    );
+    let up = |by: f32| Vec2::Y * by / DT;
+    spawn_kinematic(
+        &mut app,
+        Vec2::new(195.0, 190.0),
+        Vec2::new(3.0, 4.0),
+        up(5.0),
+    );
+    spawn_kinematic(
+        &mut app,
+        Vec2::new(220.0, 168.0),
+        Vec2::splat(10.0),
+        up(10.0),
+    );
+    step(&mut app, 1);
+    let (low_y, lifted_y) = (pos(&app, low).y, pos(&app, lifted).y);
+    assert!(
+        (low_y - 210.0).abs() < 0.01 && (lifted_y - 196.0).abs() < 0.01,
+        "the scene is not the one described: low at {low_y}, lifted at {lifted_y}"
+    );
+    let deepest = max_pair_overlap(&app, &[low, high, lifted]);
+    assert!(deepest <= TOUCH, "a pair overlaps by {deepest}");
+    assert!(pos(&app, high).y > 221.5, "high was not moved");
+}

@@ -40,10 +40,10 @@ fn check(scene: &Scene, expected: u64) {
 
 #[test]
 fn the_pile_of_4000_bodies_ends_600_steps_as_recorded() {
-    check(&Scene::pile(4000), 0x05c7_64e5_5583_e625);
+    check(&Scene::pile(4000), 0x7c85_7a27_4051_50f3);
 }
 
 #[test]
 fn the_crowd_of_4000_bodies_ends_600_steps_as_recorded() {
-    check(&Scene::crowd(4000), 0x1c54_e358_cc7d_99be);
+    check(&Scene::crowd(4000), 0x31cb_8e26_01ba_9069);
 }

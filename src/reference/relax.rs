@@ -32,7 +32,13 @@ pub(super) fn relax(
     let reach = near_reach(step.config, step.map);
     let n = bodies.len();
     // Partners: in contact at detection, or near each other there, or touching where the
-    // response left them.
+    // response left them, or near each other there when the response moved one of them far.
+    let far = |i: usize| {
+        (bodies[i].aabb.center - detected[i].center)
+            .abs()
+            .max_element()
+            > 0.5 * reach
+    };
     let near = |i: usize, j: usize| {
         let (a, b) = (&bodies[i], &bodies[j]);
         let (da, db) = (&detected[i], &detected[j]);
@@ -44,7 +50,8 @@ pub(super) fn relax(
             && !(a.one_way || b.one_way)
             && a.layers.interacts_with(b.layers)
             && (within_reach((da.center, da.half), (db.center, db.half), reach)
-                || signed_overlap_within(ca, ha, cb, hb, skin).is_some())
+                || signed_overlap_within(ca, ha, cb, hb, skin).is_some()
+                || (far(i) || far(j)) && within_reach((ca, ha), (cb, hb), reach))
     };
     let contact = |i: usize, j: usize| bodies[i].contacts.iter().any(|&(k, _)| k == j);
     let partners: Vec<Vec<usize>> = (0..n)

@@ -3,10 +3,10 @@
 //! the group; and the cutting of the groups into pieces for the crew's threads.
 //!
 //! A body's partners are its contacts at detection and its near pairs (detection's lists), and
-//! the bodies touching it where the response left them when the response moved it **far**
-//! (more than half the reach, along either axis). Two bodies neither of which moved far touch
-//! after the response only if they were within the reach of each other at detection, so they
-//! are in each other's near list already; a far body is searched where the response left it,
+//! the bodies near it or touching it where the response left them when the response moved it
+//! **far** (more than half the reach, along either axis). Two bodies neither of which moved far
+//! touch after the response only if they were within the reach of each other at detection, so
+//! they are in each other's near list already; a far body is searched where the response left it,
 //! in the partition's cells (which file every body by its box at detection grown by the reach)
 //! and against the other far bodies.
 
@@ -15,7 +15,7 @@ use bevy::prelude::*;
 use super::pass::{ALL_SIDES, Mobility, Partners, Piece};
 use crate::body::Aabb;
 use crate::fast::snapshot::ContactLayout;
-use crate::geometry::{pair_skin, signed_overlap_within};
+use crate::geometry::{pair_skin, signed_overlap_within, within_reach};
 use crate::partition::Partition;
 use crate::tiles::collide::PassThrough;
 
@@ -144,7 +144,8 @@ impl Groups {
     fn find_far_pairs(&mut self, layout: &ContactLayout, (partition, touch): (&Partition, f32)) {
         self.far.clear();
         self.far_pairs.clear();
-        let half_reach = 0.5 * partition.reach();
+        let reach = partition.reach();
+        let half_reach = 0.5 * reach;
         for (k, snap) in layout.snaps.iter().enumerate() {
             let Some(end) = layout.response_end(k) else {
                 continue;
@@ -158,7 +159,7 @@ impl Groups {
             return;
         }
         let at = |k: usize| piece_of(layout, k).0;
-        // Whether far body `k` (at `a`) and body `j` touch and are no partners yet.
+        // Whether far body `k` (at `a`) and body `j` are within reach and no partners yet.
         let new_pair = |(k, a): (usize, &Piece), j: usize| {
             let b = at(j);
             let (sa, sb) = (&layout.snaps[k], &layout.snaps[j]);
@@ -166,14 +167,17 @@ impl Groups {
             j != k
                 && sa.layers.interacts_with(sb.layers)
                 && !(sa.one_way || sb.one_way)
-                && signed_overlap_within(a.center, a.half, b.center, b.half, skin).is_some()
+                && (within_reach((a.center, a.half), (b.center, b.half), reach)
+                    || signed_overlap_within(a.center, a.half, b.center, b.half, skin).is_some())
                 && !layout.now.links_of(k).iter().any(|l| l.other as usize == j)
                 && !layout.near.of(k).contains(&(j as u32))
         };
         // Each far body in the cells around it, and the far bodies against each other.
         for &k in &self.far {
             let a = at(k as usize);
-            let skin = pair_skin(touch, a.center, a.center);
+            // A body that did not move far is filed by its box at detection, grown by the reach,
+            // within half the reach of where the response left it.
+            let skin = pair_skin(touch, a.center, a.center) + 2.0 * reach;
             let range = partition.cell_range(a.center - a.half - skin, a.center + a.half + skin);
             for (_, entity) in partition.bodies_in(range) {
                 if let Some(j) = layout.now.slot(entity)
@@ -193,9 +197,9 @@ impl Groups {
             .sort_unstable_by(|&a, &b| left(a).total_cmp(&left(b)).then(a.cmp(&b)));
         for (i, &k) in self.far.iter().enumerate() {
             let a = at(k as usize);
-            // Beyond any pair's tolerance, at any coordinate.
-            let reach = 1.0 + 1e-6 * (a.center.x.abs() + a.half.x);
-            let right = a.center.x + a.half.x + reach;
+            // Beyond any pair's tolerance and twice the reach, at any coordinate.
+            let beyond = 2.0 * reach + 1.0 + 1e-6 * (a.center.x.abs() + a.half.x);
+            let right = a.center.x + a.half.x + beyond;
             for &j in self.far[i + 1..].iter().take_while(|&&j| left(j) <= right) {
                 if new_pair((k as usize, &a), j as usize) {
                     self.far_pairs.push((k, j));

@@ -10,7 +10,8 @@
 //!
 //! - Two bodies are **partners** when detection found them in contact, or saw them apart by at
 //!   most twice the **reach** (a quarter of a tile) along both axes, or they touch where the
-//!   response left them, their layers interacting and neither a one-way platform. Relaxation
+//!   response left them, or are that near there when the response moved one of them more than
+//!   half the reach; their layers interacting and neither a one-way platform. Relaxation
 //!   settles partners only; a body it pushes further than the reach meets the others at the
 //!   next step's detection.
 //! - A body is **blocked** on a side when it touches a solid tile there this step, or once a
