@@ -44,12 +44,12 @@
 //! it by its whole displacement, so no body goes round a tile's corner in separate pushes.
 //! Every push goes through the tile sweep, so no body is pushed into a tile.
 //!
-//! **Squeezes.** What the passes leave overlapping by more than ten contact tolerances cannot be undone where the
-//! bodies are: a body is **pressed** on a side when it is blocked there, when a kinematic body
-//! touches or overlaps it there, or when a body touching or overlapping it on that side is
-//! itself pressed on that side. A body with such an overlap along an axis, pressed on both
-//! sides along it, is squeezed: it is reported [`Squished`] once per episode, naming what
-//! presses each side, and left where relaxation left it.
+//! **Squeezes.** What the passes leave overlapping by more than ten contact tolerances cannot
+//! be undone where the bodies are: a body is **pressed** on a side when it is blocked there,
+//! when a kinematic body touches or overlaps it there, or when a body touching or overlapping
+//! it on that side is itself pressed on that side. A body with such an overlap along an axis,
+//! pressed on both sides along it, is squeezed: it is reported [`Squished`] once per episode,
+//! naming what presses each side, and left where relaxation left it.
 //!
 //! # Groups
 //!

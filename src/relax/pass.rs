@@ -107,11 +107,9 @@ impl Phase<'_> {
         }
     }
 
-    /// Whether body `i` comes before body `j` in a sweep along `dir` (the order of
-    /// [`key`](Self::key)).
+    /// Whether body `i` comes before body `j` in a sweep along `dir`.
     pub(crate) fn before(&self, pieces: &[Piece], (i, j): (usize, usize), dir: Direction) -> bool {
-        let place = |k: usize| (ordered_bits(self.start[k][dir.axis]), pieces[k].id);
-        (place(i) < place(j)) == dir.ahead
+        self.key(pieces, i, dir) < self.key(pieces, j, dir)
     }
 
     /// The distance between the centres of bodies `i` and `j` along `axis` when they touch, if
@@ -258,21 +256,11 @@ pub(crate) fn apply_push(
         Mobility::Free => wanted,
         Mobility::Swept(pass) => sweep_displacement(map, center, half, push, pass, touch),
     };
-    let mut stopped = 0;
-    if to.x != wanted.x {
-        stopped |= side_bit(if push.x > 0.0 {
-            Side::Right
-        } else {
-            Side::Left
-        });
-    }
-    if to.y != wanted.y {
-        stopped |= side_bit(if push.y > 0.0 {
-            Side::Top
-        } else {
-            Side::Bottom
-        });
-    }
+    let stopped = |axis: usize, toward: Side, away: Side| match to[axis] != wanted[axis] {
+        true => side_bit(if push[axis] > 0.0 { toward } else { away }),
+        false => 0,
+    };
+    let stopped = stopped(0, Side::Right, Side::Left) | stopped(1, Side::Top, Side::Bottom);
     (to, stopped)
 }
 

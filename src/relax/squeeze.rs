@@ -27,33 +27,14 @@ pub(crate) struct Squeezes {
     /// (body, partner, the body's side facing the partner): pairs still overlapping deeper than
     /// the squeeze depth, from both ends.
     deep: Vec<(u32, u32, u8)>,
-    /// The sides each body is known to be pressed on.
+    /// The sides each body is pressed on.
     pressed: Vec<u8>,
-    /// The sides on which whether each body is pressed is being worked out.
-    reached: Vec<u8>,
-    /// The bodies reached for the side being worked out, each with its place along that side
-    /// (see [`Squeezes::pressed_on`]).
+    /// The bodies, each with its place along the side being worked out, furthest first.
     order: Vec<(u128, u32)>,
     /// Whether each body is squeezed.
     pub(crate) squeezed: Vec<bool>,
     /// Each squeezed body and what presses each of its sides, in [`Side::ALL`] order, by slot.
     pub(crate) found: Vec<(usize, [Option<PressedBy>; 4])>,
-}
-
-/// Which way along its axis `side` faces: +1 for right and top.
-fn outward(side: Side) -> f32 {
-    match side {
-        Side::Right | Side::Top => 1.0,
-        Side::Left | Side::Bottom => -1.0,
-    }
-}
-
-/// The axis of `side`: 0 for left and right, 1 for top and bottom.
-fn axis_of(side: Side) -> usize {
-    match side {
-        Side::Left | Side::Right => 0,
-        Side::Top | Side::Bottom => 1,
-    }
 }
 
 /// The side of body `a` facing body `b`, which it touches or overlaps with the signed overlap
@@ -103,8 +84,10 @@ pub(crate) fn find_squeezes<P>(
 {
     let n = pieces.len();
     out.none(n);
-    let fixed = |k: usize| pieces[k].mobility == Mobility::Fixed;
-    let moving = |k: usize| !fixed(k) && Aabb::new(pieces[k].center, pieces[k].half).is_valid();
+    let moving = |k: usize| {
+        pieces[k].mobility != Mobility::Fixed
+            && Aabb::new(pieces[k].center, pieces[k].half).is_valid()
+    };
     let pairs = (0..n).flat_map(|k| partners(k).filter(move |&j| k < j).map(move |j| (k, j)));
     for (k, j) in pairs {
         if !(moving(k) && moving(j) && overlapping(&pieces[k], &pieces[j], touch)) {
@@ -135,10 +118,8 @@ pub(crate) fn find_squeezes<P>(
     };
     out.pressed.clear();
     out.pressed.resize(n, 0);
-    out.reached.clear();
-    out.reached.resize(n, 0);
     for side in Side::ALL {
-        out.pressed_on(side, pieces, (&partners, &fixed, &side_of));
+        out.pressed_on(side, pieces, (&partners, &side_of));
     }
     for &(k, _, side) in &out.deep {
         let k = k as usize;
@@ -156,10 +137,10 @@ pub(crate) fn find_squeezes<P>(
             if pieces[k].blocked & bit != 0 {
                 return Some(PressedBy::Tile);
             }
-            // The lowest entity of what presses it there: a body that never moves, or a
-            // pressed body, touching or overlapping it on that side.
+            // The lowest entity of what presses it there: a pressed body (one that never
+            // moves is), touching or overlapping it on that side.
             partners(k)
-                .filter(|&j| fixed(j) || out.pressed[j] & bit != 0)
+                .filter(|&j| out.pressed[j] & bit != 0)
                 .filter(|&j| side_of(k, j) == Some(side))
                 .min_by_key(|&j| pieces[j].id)
                 .map(PressedBy::Slot)
@@ -177,69 +158,37 @@ impl Squeezes {
         self.squeezed.resize(bodies, false);
     }
 
-    /// Works out whether each body of a deep pair along the axis of `side`, and each body it
-    /// depends on, is pressed on `side`: it is when it is blocked there, when a body that
-    /// never moves touches or overlaps it there, or when a body touching or overlapping it
-    /// there is. The bodies it depends on lie further that way ([`facing`]), so they are
-    /// settled first, from the furthest.
-    fn pressed_on<P, F, X, S>(
-        &mut self,
-        side: Side,
-        pieces: &[Piece],
-        (partners, fixed, side_of): (&F, &X, &S),
-    ) where
+    /// Works out which bodies are pressed on `side`: those blocked there (a body that never
+    /// moves is blocked on every side), and those touching or overlapping there a body
+    /// pressed there. That body lies further that way ([`facing`]), so one visit of the
+    /// bodies from the furthest settles each after those it depends on.
+    fn pressed_on<P, F, S>(&mut self, side: Side, pieces: &[Piece], (partners, side_of): (&F, &S))
+    where
         P: Iterator<Item = usize>,
         F: Fn(usize) -> P,
-        X: Fn(usize) -> bool,
         S: Fn(usize, usize) -> Option<Side>,
     {
         let bit = side_bit(side);
-        let axis = axis_of(side);
-        let sign = outward(side);
-        self.order.clear();
-        let mut next = 0;
-        let key = |k: usize| {
-            let p = &pieces[k];
+        let (axis, ahead) = match side {
+            Side::Left => (0, false),
+            Side::Right => (0, true),
+            Side::Bottom => (1, false),
+            Side::Top => (1, true),
+        };
+        let key = |p: &Piece| {
+            let sign = if ahead { 1.0 } else { -1.0 };
             // `+ 0.0`: -0 as 0, as `facing` compares them.
             u128::from(ordered_bits(sign * p.center[axis] + 0.0)) << 64
-                | u128::from(if sign > 0.0 { p.id } else { !p.id })
+                | u128::from(if ahead { p.id } else { !p.id })
         };
-        for &(k, _, deep_side) in &self.deep {
-            let k = k as usize;
-            if (deep_side | across(deep_side)) & bit != 0 && self.reached[k] & bit == 0 {
-                self.reached[k] |= bit;
-                self.order.push((key(k), k as u32));
-            }
-        }
-        // Every body the seeds depend on: those on their side, and on theirs.
-        while let Some(&(_, k)) = self.order.get(next) {
-            next += 1;
-            let k = k as usize;
-            if pieces[k].blocked & bit != 0 {
-                self.pressed[k] |= bit;
-                continue;
-            }
-            for j in partners(k) {
-                if side_of(k, j) != Some(side) {
-                    continue;
-                }
-                if fixed(j) {
-                    self.pressed[k] |= bit;
-                } else if self.reached[j] & bit == 0 {
-                    self.reached[j] |= bit;
-                    self.order.push((key(j), j as u32));
-                }
-            }
-        }
-        // The furthest first: each body's are settled before it.
+        self.order.clear();
+        let places = pieces.iter().enumerate();
+        self.order.extend(places.map(|(k, p)| (key(p), k as u32)));
         self.order.sort_unstable_by(|a, b| b.cmp(a));
         for &(_, k) in &self.order {
             let k = k as usize;
-            if self.pressed[k] & bit != 0 {
-                continue;
-            }
-            let pressed =
-                partners(k).any(|j| self.pressed[j] & bit != 0 && side_of(k, j) == Some(side));
+            let pressed = pieces[k].blocked & bit != 0
+                || partners(k).any(|j| self.pressed[j] & bit != 0 && side_of(k, j) == Some(side));
             if pressed {
                 self.pressed[k] |= bit;
             }
