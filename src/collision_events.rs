@@ -25,10 +25,10 @@ use bevy::prelude::*;
 
 use crate::config::PhysicsConfig;
 use crate::contacts::Contacts;
-use crate::fast::layout::{Link, Partners};
 use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
-use crate::fast::snapshot::ContactLayout;
 use crate::messages::{CollisionEnded, CollisionStarted};
+use crate::pairs::layout::{Link, Partners};
+use crate::pairs::snapshot::ContactLayout;
 
 /// How present a body is at this step's pair detection, least first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -106,7 +106,7 @@ fn same_partners(a: &[Link], b: &[Link]) -> bool {
 /// Compares this step's partners with last step's and writes the messages: the detected
 /// bodies in fixed pieces of slot order (on several threads when `parallel`), then the bodies
 /// detected last step but not now. `is_body` tells an undetected body from a gone one. The
-/// slots that `kept` their contacts of the last step (resting bodies, see `crate::fast::rest`) are
+/// slots that `kept` their contacts of the last step (resting bodies, see `crate::rest_skipping::memory`) are
 /// not compared: each of their pairs is in both steps, so none of them started or ended.
 /// With `same_slots` (every body has the slot it had at the last step, and none went away
 /// since), a slot whose partners' slots are the ones it had is passed over too, without

@@ -133,6 +133,24 @@ pub(crate) fn measure_overlaps(config: Option<ResMut<PhysicsConfig>>) {
     }
 }
 
+/// How far, per axis, relaxation's partners reach from each body's box, in tiles.
+const RELAXATION_REACH_TILES: f32 = 0.25;
+
+impl PhysicsConfig {
+    /// How far, per axis, relaxation's partners reach from each body's box on a map of
+    /// `tile_size` tiles: a quarter of a tile when relaxation is on, nothing without it. Pair
+    /// detection lists the pairs apart by at most twice this (the near lists), and the
+    /// partition files each body by its box grown by this much more than the contact
+    /// tolerance, so that two such bodies share a cell.
+    pub(crate) fn relaxation_reach(&self, tile_size: f32) -> f32 {
+        if self.relaxation_passes > 0 {
+            tile_size * RELAXATION_REACH_TILES
+        } else {
+            0.0
+        }
+    }
+}
+
 impl Default for PhysicsConfig {
     fn default() -> Self {
         Self {

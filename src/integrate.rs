@@ -20,7 +20,6 @@ use crate::carry::carry_riders;
 use crate::config::{CheckedFall, PhysicsConfig};
 use crate::fast::crew::CrewSlot;
 use crate::fast::crew::call_crew;
-use crate::fast::rest::{Awake, Rest};
 use crate::fast::rows::{
     BLOCK, Changes, Column, DENSE, Rows, Tracked, count_rows, end_of_block, for_each_marked,
     for_each_piece, stamp_writes, unpack,
@@ -29,6 +28,7 @@ use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
 use crate::layers::CollisionLayers;
 use crate::rest_skipping::RestSkipping;
+use crate::rest_skipping::memory::{Awake, Rest};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::collide::overlaps_kind;
 use crate::tiles::{TileKind, TileMap};
@@ -162,7 +162,7 @@ pub(crate) fn integrate(
                     awake,
                 }: IntegratedBody,
                 (kinematic, wake): (bool, bool)| {
-        // A resting body is left alone (see `crate::fast::rest`) unless something forces it awake
+        // A resting body is left alone (see `crate::rest_skipping::memory`) unless something forces it awake
         // (`wake`: a kinematic body, a change of its switches or layers, or of what every
         // body's step depends on).
         // Written since the last step started: by that step (if it processed the body) or by

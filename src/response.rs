@@ -45,20 +45,21 @@ use crate::config::PhysicsConfig;
 use crate::contacts::CollisionData;
 use crate::fast::crew::CrewSlot;
 use crate::fast::crew::dismiss_crew;
-use crate::fast::moving::{MovingBodies, MovingBody, for_each_moving_body};
-use crate::fast::rest::Awake;
-use crate::fast::snapshot::ContactLayout;
 use crate::flags::PushFlags;
 use crate::flags::{Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{InEntityOrder, Landed, Landings, Presser, Squished};
+use crate::pairs::snapshot::ContactLayout;
 use crate::partition::update_partition;
+use crate::rest_skipping::memory::Awake;
+use crate::rest_skipping::moving::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::TileMap;
 use crate::tiles::collide::{PassThrough, sweep_displacement};
 use crate::writeback::{KinematicTransforms, follow, write_transforms};
 use bevy::ecs::schedule::InternedScheduleLabel;
+use ended::ResponseEnds;
 use overlaps::measure_overlaps;
 
 internal! {
@@ -348,8 +349,7 @@ impl Response {
 pub(crate) fn respond_to_contacts(
     time: Res<Time<Fixed>>,
     (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
-    map: Res<TileMap>,
-    layout: Res<ContactLayout>,
+    (map, layout, mut ends): (Res<TileMap>, Res<ContactLayout>, ResMut<ResponseEnds>),
     mut bodies: MovingBodies<Transform>,
     mut kinematic: KinematicTransforms,
     (mut landings, mut squishes): (Local<Landings>, Local<InEntityOrder<Squished>>),
@@ -362,7 +362,9 @@ pub(crate) fn respond_to_contacts(
     // Switching relaxation on changes the configuration, which wakes every body: each is
     // recorded before its first pass.
     let relaxing = config.relaxation_passes > 0;
+    ends.fit(&layout);
     let (map, layout, found, squeezes) = (&*map, &*layout, &*landings, &*squishes);
+    let ends = &*ends;
     let apply = |MovingBody {
                      entity,
                      mut aabb,
@@ -375,7 +377,7 @@ pub(crate) fn respond_to_contacts(
                      awake,
                  }: MovingBody<Transform>| {
         // An active body that is not awake (an awake body's partner) responds from the state
-        // tile collision left it in at its last processed step (see `crate::fast::rest`).
+        // tile collision left it in at its last processed step (see `crate::rest_skipping::memory`).
         if !awake.is_awake() {
             let (center, v, tile_flags) = rest.tile_state();
             if aabb.center != center {
@@ -446,7 +448,7 @@ pub(crate) fn respond_to_contacts(
             }
         }
         if relaxing {
-            layout.record_response(entity, aabb.center, flags.tile_sides(), switches);
+            ends.record(layout, entity, (aabb.center, flags.tile_sides()), switches);
         }
         // The response writes the flags last: they are marked changed here if the step changed
         // them (see `integrate`).
@@ -499,6 +501,7 @@ impl Plugin for ResponsePlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<PushFlags>()
             .register_type::<Side>()
+            .init_resource::<ResponseEnds>()
             .configure_sets(
                 self.0,
                 (
@@ -525,6 +528,7 @@ impl Plugin for ResponsePlugin {
     }
 }
 
+pub(crate) mod ended;
 mod overlaps;
 #[cfg(test)]
 mod tests;

@@ -45,11 +45,11 @@ use std::collections::BTreeSet;
 use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity, WholeBody};
 use crate::config::PhysicsConfig;
 use crate::contacts::{CollisionData, Contacts};
-use crate::fast::layout::Partners;
-use crate::fast::snapshot::ContactLayout;
 use crate::flags::PushFlags;
 use crate::layers::CollisionLayers;
 use crate::one_way::OneWayPlatform;
+use crate::pairs::layout::Partners;
+use crate::pairs::snapshot::ContactLayout;
 use crate::push::Pushable;
 use crate::rest_skipping::RestSkipping;
 use crate::sensors::SensorContents;
@@ -167,7 +167,7 @@ impl PhysicsSnapshot {
             + partners.entities.len() * size_of::<Entity>()
             + partners.slot_of.len() * 4
             + partners.starts.len() * 4
-            + partners.links.len() * size_of::<crate::fast::layout::Link>()
+            + partners.links.len() * size_of::<crate::pairs::layout::Link>()
     }
 
     /// Puts the saved state back into `world`. Fails, changing nothing, when the world's

@@ -4,6 +4,7 @@
 mod common;
 
 mod allocation;
+mod architecture;
 mod bad_input;
 mod checksum;
 mod collision_events;

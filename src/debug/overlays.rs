@@ -5,8 +5,8 @@ use bevy::prelude::*;
 
 use super::{DebugOverlays, DebugSelection, SquishLog};
 use crate::body::{Aabb, BodyState, Kinematic, Velocity};
-use crate::fast::snapshot::ContactLayout;
 use crate::flags::{PushFlags, Side};
+use crate::pairs::snapshot::ContactLayout;
 use crate::partition::Partition;
 use crate::sensors::{Sensor, SensorContents};
 use crate::shapes::Shape;

@@ -9,11 +9,11 @@ use bevy_egui::{EguiContexts, egui};
 use super::squishes::describe;
 use super::{DebugOverlays, DebugSelection, STAGES, SquishLog, StageTimings, TimeTravel};
 use crate::body::{Aabb, BodyState, Velocity};
-use crate::fast::rest::{ACTIVE, Awake};
-use crate::fast::snapshot::ContactLayout;
 use crate::flags::{PushFlags, Side};
 use crate::pairs::PhysicsStats;
+use crate::pairs::snapshot::ContactLayout;
 use crate::partition::Partition;
+use crate::rest_skipping::memory::{ACTIVE, Awake};
 use crate::sensors::SensorContents;
 
 /// The world position under the cursor of the primary window, seen by the first active 2D
@@ -375,7 +375,7 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
         });
 }
 
-/// How the last step treated a body (see `crate::fast::rest`): `awake` as integrate left it, and its
+/// How the last step treated a body (see `crate::rest_skipping::memory`): `awake` as integrate left it, and its
 /// slot's mode in pair detection (`None`: not detected, such as a body outside the partition).
 fn step_kind(awake: Awake, mode: Option<u8>) -> String {
     match mode {

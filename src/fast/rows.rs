@@ -471,6 +471,23 @@ pub(crate) fn for_each_row_chunk<R: Rows>(
     }
 }
 
+/// A hint to load `value`'s cache line; it never faults and changes nothing. An `unsafe` for a
+/// measured reason: it shortens pair detection in large piles, more than a plain read in its
+/// place does.
+#[inline(always)]
+pub(crate) fn prefetch<T>(value: &T) {
+    // SAFETY: a prefetch only hints the cache; it reads nothing the program sees and cannot
+    // fault. SSE, which it needs, is part of every x86_64 processor.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+            (value as *const T).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,8 +17,8 @@ use super::{CellRange, GridArea, GridAreas, Partition};
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
-use crate::fast::rest::Awake;
 use crate::fast::rows::{Changes, DENSE, Rows, count_rows, for_each_piece};
+use crate::rest_skipping::memory::Awake;
 use crate::schedule::PhysicsSystems;
 use crate::tiles::TileMap;
 use bevy::ecs::schedule::InternedScheduleLabel;
@@ -96,7 +96,7 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
         usize::MAX
     };
     // Relaxation's near lists need the bodies within its reach of each other to share a cell.
-    let reach = crate::fast::relaxing::near_reach(&config, &map);
+    let reach = config.relaxation_reach(map.tile_size());
     let rebuilt = partition.fit(&map, config.partition_cell_tiles, reach);
     if rebuilt {
         // A new grid holds nobody yet (rare: the map or the cell size changed).
@@ -105,7 +105,7 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
             areas.range = None;
         }
     }
-    // Which bodies change cells: every body that may have moved (see `crate::fast::rest`) and every
+    // Which bodies change cells: every body that may have moved (see `crate::rest_skipping::memory`) and every
     // new one (all of them after a rebuild) is checked, read as table slices and on several threads for
     // large scenes; few change. A resting body's box is the one it was filed with. They are
     // then handled in entity order, so the cells' lists come out the same on any number of

@@ -8,7 +8,6 @@ use bevy::prelude::*;
 
 use super::{Body, Detected, Step};
 use crate::body::{warn_bits, warn_once_while};
-use crate::fast::relaxing::near_reach;
 use crate::geometry::{pair_skin, signed_overlap_within, within_reach};
 use crate::messages::Squished;
 use crate::relax::pass::{
@@ -29,7 +28,7 @@ pub(super) fn relax(
         return;
     }
     let touch = step.config.contact_tolerance;
-    let reach = near_reach(step.config, step.map);
+    let reach = step.config.relaxation_reach(step.map.tile_size());
     let n = bodies.len();
     // Partners: in contact at detection, or near each other there, or touching where the
     // response left them, or near each other there when the response moved one of them far.

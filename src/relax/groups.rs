@@ -14,9 +14,10 @@ use bevy::prelude::*;
 
 use super::pass::{ALL_SIDES, Mobility, Partners, Piece};
 use crate::body::Aabb;
-use crate::fast::snapshot::ContactLayout;
 use crate::geometry::{pair_skin, signed_overlap_within, within_reach};
+use crate::pairs::snapshot::ContactLayout;
 use crate::partition::Partition;
+use crate::response::ended::ResponseEnds;
 use crate::tiles::collide::PassThrough;
 
 /// The groups of one step, in one layout.
@@ -42,14 +43,18 @@ pub(super) struct Groups {
 
 const NOWHERE: u32 = u32::MAX;
 
+/// What the step left for relaxation: detection's contact layout, and where the response left
+/// each body.
+pub(super) type Step<'a> = (&'a ContactLayout, &'a ResponseEnds);
+
 /// Slot `k` as relaxation's passes begin: a body the response handled where it left it,
 /// blocked where it touches tiles; any other (kinematic, or an empty slot) where detection saw
 /// it, never moved. And whether it is quiet (see [`ResponseEnd::quiet`]).
 ///
-/// [`ResponseEnd::quiet`]: crate::fast::relaxing::ResponseEnd::quiet
-fn piece_of(layout: &ContactLayout, k: usize) -> (Piece, bool) {
+/// [`ResponseEnd::quiet`]: crate::response::ended::ResponseEnd::quiet
+fn piece_of((layout, ends): Step, k: usize) -> (Piece, bool) {
     let snap = &layout.snaps[k];
-    let Some(end) = layout.response_end(k) else {
+    let Some(end) = ends.end(layout, k) else {
         let piece = Piece {
             center: snap.center,
             half: snap.half,
@@ -80,9 +85,10 @@ impl Groups {
     /// The groups of the step in `layout`: from each body that is not quiet, in slot order,
     /// every body linked to it through partners (its contacts at detection and its near
     /// pairs), each group's in the order they are reached.
-    pub(super) fn build(&mut self, layout: &ContactLayout, (partition, touch): (&Partition, f32)) {
+    pub(super) fn build(&mut self, step: Step, (partition, touch): (&Partition, f32)) {
+        let layout = step.0;
         let slots = layout.snaps.len();
-        self.find_far_pairs(layout, (partition, touch));
+        self.find_far_pairs(step, (partition, touch));
         self.pieces.clear();
         self.slots.clear();
         self.ends.clear();
@@ -102,7 +108,7 @@ impl Groups {
             if self.place[root] != NOWHERE {
                 continue;
             }
-            let (piece, quiet) = piece_of(layout, root);
+            let (piece, quiet) = piece_of(step, root);
             if quiet {
                 continue;
             }
@@ -117,7 +123,7 @@ impl Groups {
                     if self.place[j as usize] == NOWHERE {
                         self.place[j as usize] = self.slots.len() as u32;
                         self.slots.push(j);
-                        self.pieces.push(piece_of(layout, j as usize).0);
+                        self.pieces.push(piece_of(step, j as usize).0);
                     }
                 }
             }
@@ -141,13 +147,14 @@ impl Groups {
     }
 
     /// The pairs of the bodies the response moved far (see the [module](self)).
-    fn find_far_pairs(&mut self, layout: &ContactLayout, (partition, touch): (&Partition, f32)) {
+    fn find_far_pairs(&mut self, step: Step, (partition, touch): (&Partition, f32)) {
+        let (layout, ends) = step;
         self.far.clear();
         self.far_pairs.clear();
         let reach = partition.reach();
         let half_reach = 0.5 * reach;
         for (k, snap) in layout.snaps.iter().enumerate() {
-            let Some(end) = layout.response_end(k) else {
+            let Some(end) = ends.end(layout, k) else {
                 continue;
             };
             let moved = (end.center - snap.center).abs().max_element();
@@ -158,7 +165,7 @@ impl Groups {
         if self.far.is_empty() {
             return;
         }
-        let at = |k: usize| piece_of(layout, k).0;
+        let at = |k: usize| piece_of(step, k).0;
         // Whether far body `k` (at `a`) and body `j` are within reach and no partners yet.
         let new_pair = |(k, a): (usize, &Piece), j: usize| {
             let b = at(j);

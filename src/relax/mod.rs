@@ -76,21 +76,22 @@ use core::ops::DerefMut;
 use crate::body::{Aabb, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
-use crate::fast::moving::{MovingBodies, for_each_moving_body, for_each_state};
 use crate::fast::parallel::{CHUNKS, for_each_split};
-use crate::fast::rest::Awake;
-use crate::fast::snapshot::ContactLayout;
 use crate::messages::{InEntityOrder, Squished};
 use crate::pairs::PhysicsStats;
+use crate::pairs::snapshot::ContactLayout;
 use crate::partition::Partition;
 use crate::response::RespondSteps;
+use crate::response::ended::ResponseEnds;
+use crate::rest_skipping::memory::Awake;
+use crate::rest_skipping::moving::{MovingBodies, for_each_moving_body, for_each_state};
 use crate::tiles::TileMap;
 
 mod groups;
 pub(crate) mod pass;
 pub(crate) mod squeeze;
 
-use groups::Groups;
+use groups::{Groups, Step};
 use pass::{Buffers, Piece, relax_group};
 use squeeze::{PressedBy, Squeezes, find_squeezes, squished_by_relaxation};
 
@@ -161,7 +162,7 @@ fn relax_bodies(
         Res<TileMap>,
         Res<Partition>,
     ),
-    (layout, mut stats): (Res<ContactLayout>, ResMut<PhysicsStats>),
+    (layout, ends, mut stats): (Res<ContactLayout>, Res<ResponseEnds>, ResMut<PhysicsStats>),
     mut bodies: MovingBodies<Transform>,
     mut relaxation: Local<Relaxation>,
     mut squished: MessageWriter<Squished>,
@@ -175,7 +176,7 @@ fn relax_bodies(
         written,
         messages,
     } = &mut *relaxation;
-    groups.build(&layout, (&partition, config.contact_tolerance));
+    groups.build((&layout, &ends), (&partition, config.contact_tolerance));
     core::mem::swap(pieces, &mut groups.pieces);
     let (map, groups) = (&*map, &*groups);
     let settings = (config.relaxation_passes, config.contact_tolerance);
@@ -212,10 +213,11 @@ fn relax_bodies(
     });
     // Write back the bodies that moved, remembering where they are for the next step.
     let slot_of = |i: usize| groups.slots[i] as usize;
-    written.note(&layout, pieces, slot_of);
+    written.note((&layout, &ends), pieces, slot_of);
     let parallel = (&*crew, config.parallel_min_bodies);
     stats.relaxation_passes = parts.iter().map(|p| p.passes).max().unwrap_or(0) as usize;
-    stats.relaxed_bodies += written.write(&layout, pieces, groups, &mut bodies, parallel);
+    let step = (&*layout, &*ends);
+    stats.relaxed_bodies += written.write(step, pieces, groups, &mut bodies, parallel);
     // Start the episodes of the squeezed, and end those of the bodies squeezed no more.
     let entity_of = |i: usize| layout.snaps[slot_of(i)].entity;
     squeezed.clear();
@@ -260,13 +262,13 @@ const WRITE_BY_ROWS: usize = 32;
 
 impl Written {
     /// Notes each body relaxation left away from where the response left it
-    /// ([`ContactLayout::moved_by_relaxation`]).
-    fn note(&mut self, layout: &ContactLayout, pieces: &[Piece], slot_of: impl Fn(usize) -> usize) {
+    /// ([`ResponseEnds::moved_by_relaxation`]).
+    fn note(&mut self, (layout, ends): Step, pieces: &[Piece], slot_of: impl Fn(usize) -> usize) {
         self.places.clear();
         self.marks.clear();
         self.marks.resize(layout.snaps.len(), false);
         for (i, piece) in pieces.iter().enumerate() {
-            if layout.moved_by_relaxation(slot_of(i), piece.center) {
+            if ends.moved_by_relaxation(layout, slot_of(i), piece.center) {
                 self.places.push(i as u32);
                 self.marks[slot_of(i)] = true;
             }
@@ -277,7 +279,7 @@ impl Written {
     /// crew's threads from `parallel.1` bodies), else each looked up. Returns how many.
     fn write(
         &self,
-        layout: &ContactLayout,
+        (layout, ends): Step,
         pieces: &[Piece],
         groups: &Groups,
         bodies: &mut MovingBodies<Transform>,
@@ -292,7 +294,7 @@ impl Written {
             };
             for_each_moving_body(bodies, parallel, skip, |mut body| {
                 if let Some(k) = layout.now.slot(body.entity) {
-                    let center = layout.relaxed_center(k);
+                    let center = ends.relaxed_center(k);
                     place(center, &mut body.aabb, &mut body.own, body.awake);
                 }
             });

@@ -5,8 +5,8 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, BodyState};
 use crate::config::PhysicsConfig;
-use crate::fast::snapshot::ContactLayout;
 use crate::pairs::PhysicsStats;
+use crate::pairs::snapshot::ContactLayout;
 
 /// Overlaps deeper than this are counted in [`PhysicsStats::pairs_over_one_unit`].
 const ONE_UNIT: f32 = 1.0;

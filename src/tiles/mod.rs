@@ -3,6 +3,7 @@
 mod cast;
 internal! { pub mod collide; }
 mod map;
+pub(crate) mod memo;
 mod reach;
 mod slope;
 mod sweep;

@@ -11,13 +11,13 @@ use crate::body::{Aabb, BodyState};
 use crate::body::{warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::fast::crew::CrewSlot;
-use crate::fast::memo::{MemoEpoch, TileMemo};
-use crate::fast::moving::{MovingBodies, MovingBody, for_each_moving_body};
-use crate::fast::rest::Awake;
 use crate::flags::{Side, side_bit};
 use crate::messages::{InEntityOrder, Landed, Landings, Squished, tile_pressers};
+use crate::rest_skipping::memory::Awake;
+use crate::rest_skipping::moving::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::TileKind;
+use crate::tiles::memo::{MemoEpoch, TileMemo};
 use bevy::ecs::schedule::InternedScheduleLabel;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
@@ -141,7 +141,7 @@ pub(crate) fn collide_tiles(
             )
         });
     };
-    // Resting bodies are left alone (see `crate::fast::rest`).
+    // Resting bodies are left alone (see `crate::rest_skipping::memory`).
     let resting = |_: &[Entity]| |_: &[Entity], _, awake: Awake| !awake.is_awake();
     for_each_moving_body(
         &mut bodies,

@@ -88,7 +88,7 @@ impl Partners {
     }
 
     /// The partners of slot `k`, in partner-slot order; a partner that went away since (see
-    /// [`ContactLayout::forget`](crate::fast::snapshot::ContactLayout)) is `Entity::PLACEHOLDER`.
+    /// [`ContactLayout::forget`](crate::pairs::snapshot::ContactLayout)) is `Entity::PLACEHOLDER`.
     #[inline]
     pub(crate) fn of_slot(&self, k: usize) -> impl Iterator<Item = Entity> + Clone + '_ {
         (self.links_of(k).iter()).map(|link| self.entities[link.other as usize])
@@ -128,7 +128,7 @@ pub(crate) fn file_end(ends: &mut Ends, shift: u32, slot: u32, other: u32, overl
     });
 }
 
-/// What a slot keeps of its contacts at the last step (see `crate::fast::rest`).
+/// What a slot keeps of its contacts at the last step (see `crate::rest_skipping::memory`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kept {
     /// None: its contacts are all found again (an awake body, or every body when the slots

@@ -1,7 +1,7 @@
 //! Steps 1 to 3 and 5 of pair detection (see [`crate::pairs`] for the algorithm): the
 //! snapshot, the pair loop over the partition's cells (cut into fixed pieces for the crew, with
 //! the cell cache, the SIMD screen, prefetching and the resting bodies left out; with relaxation
-//! on, it also lists the pairs near each other, [`NearLists`](crate::fast::relaxing::NearLists)),
+//! on, it also lists the pairs near each other, [`NearLists`](crate::pairs::near::NearLists)),
 //! the per-body layout, and the copy into each body's [`Contacts`].
 
 use bevy::ecs::change_detection::MaybeLocation;
@@ -13,15 +13,16 @@ use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use crate::config::PhysicsConfig;
 use crate::contacts::Contacts;
 use crate::fast::crew::CrewSlot;
-use crate::fast::gathered::{Gathered, Near};
-use crate::fast::layout::{Carried, Ends, Kept, Partners, SPLITS, file_end, lay_out};
 use crate::fast::parallel::{CHUNKS, chunk_range, for_each_chunk};
-use crate::fast::rest::{ACTIVE, AWAKE};
+use crate::fast::rows::prefetch;
 use crate::fast::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
-use crate::fast::snapshot::{BodyQuery, ContactLayout, Snap, prefetch, slot_snap};
 use crate::geometry::{signed_overlap_within, within_reach};
 use crate::one_way::one_way_contact;
+use crate::pairs::gathered::{Gathered, Near};
+use crate::pairs::layout::{Carried, Ends, Kept, Partners, SPLITS, file_end, lay_out};
+use crate::pairs::snapshot::{BodyQuery, ContactLayout, Snap, slot_snap};
 use crate::partition::Partition;
+use crate::rest_skipping::memory::{ACTIVE, AWAKE};
 
 #[derive(Default)]
 struct PieceOut {
@@ -34,7 +35,7 @@ struct PieceOut {
     /// The bodies of this piece's cells, as last read (by cell, from the piece's first).
     cells: Vec<Gathered>,
     /// The pairs this piece found apart but within relaxation's near reach (see
-    /// [`NearLists`](crate::fast::relaxing::NearLists)).
+    /// [`NearLists`](crate::pairs::near::NearLists)).
     near: Vec<(u32, u32)>,
 }
 
@@ -125,7 +126,7 @@ pub(crate) fn find_pairs(
     };
 
     // 2. Pairs, piece by piece of the cell list. What was read of each cell at the last step
-    //    it was searched in is reused (see `crate::fast::gathered`) while the resting bodies keep
+    //    it was searched in is reused (see `crate::pairs::gathered`) while the resting bodies keep
     //    their contacts, in the same grid.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
     let grid = (dims, partition.cell_size());
@@ -329,7 +330,7 @@ type OneWayRule<'a> = (&'a [Snap], f32);
 /// The pair loop of [`find_pairs_in_cell`]: each searching body of `gathered` against the
 /// bodies whose pair with it is its to test (the later ones, and the earlier ones that do not
 /// search), screened with the cell's widest tolerance (at least the pair's own: see
-/// `crate::fast::screen`), testing layers only when `LAYERS` is set. The pairs that pass are
+/// `crate::pairs::screen`), testing layers only when `LAYERS` is set. The pairs that pass are
 /// confirmed with the pair's own tolerance ([`signed_overlap_within`]) and, when one of them
 /// is a one-way platform, the one-way rule. Both ends of each pair found are filed; a resting body found touching an awake one is marked [`ACTIVE`] (it
 /// responds this step).

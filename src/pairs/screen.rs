@@ -10,7 +10,7 @@
 //! boxes overlap. Only those are then confirmed one by one with the pair's own tolerance.
 //!
 //! The boxes are kept from one step to the next with the cell's gathered bodies
-//! (`crate::fast::gathered`): only the bodies that moved are written again ([`CellBoxes::set`]).
+//! (`crate::pairs::gathered`): only the bodies that moved are written again ([`CellBoxes::set`]).
 //!
 //! [`shared_corner_bits`]: crate::partition::shared_corner_bits
 

@@ -9,12 +9,15 @@
 //! to) and keeps its contacts from the last step. This is not sleeping: the outcome is bit for
 //! bit that of a step that processes every body, which is what the physics does without this
 //! plugin. Why it is exact, and how the stages sort bodies into awake, active and at rest, is
-//! the private core's business (`src/fast/rest.rs`).
+//! the private core's business (`src/rest_skipping/memory.rs`).
 //!
 //! The plugin turns [`RestSkipping`] on; the stages read it. Without the plugin (or with the
 //! resource turned off) every body is processed at every step.
 
 use bevy::prelude::*;
+
+pub(crate) mod memory;
+pub(crate) mod moving;
 
 /// Part of [`PhysicsPlugin`](crate::PhysicsPlugin): leaves out of the step the bodies it
 /// would not change, with the same outcome, bit for bit, as without it. Leave it out to

@@ -1,25 +1,25 @@
 //! A cell's bodies as the pair loop reads them ([`Gathered`]), kept from one step to the next.
 //!
 //! The pair loop (`crate::pairs`) reads each searched cell's bodies contiguously: their slots,
-//! boxes, tolerances and layers, and their boxes laid out for the screen (`crate::fast::screen`);
+//! boxes, tolerances and layers, and their boxes laid out for the screen (`crate::pairs::screen`);
 //! which of them search is read again at every step, from their modes. Gathering them means a
 //! lookup and a snapshot read per body, scattered over memory, and in a settled scene most
 //! bodies of a searched cell are resting ones, whose snapshots did not change. So each cell
 //! keeps what was gathered for it, with the list it was gathered from. At the next step it is
 //! searched in, if its list is the same and no body changed slot since (the pair loop carries
-//! contacts over: see `crate::fast::rest`), only the awake bodies are read again; a body that is not
+//! contacts over: see `crate::rest_skipping::memory`), only the awake bodies are read again; a body that is not
 //! awake has the snapshot it had (its box is the one it had at the last step, and it kept its
 //! slot). Otherwise the cell is gathered again.
 
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-use crate::fast::layout::Partners;
-use crate::fast::rest::AWAKE;
-use crate::fast::screen::CellBoxes;
-use crate::fast::snapshot::{Snap, slot_snap};
 use crate::layers::CollisionLayers;
+use crate::pairs::layout::Partners;
+use crate::pairs::screen::CellBoxes;
+use crate::pairs::snapshot::{Snap, slot_snap};
 use crate::partition::shared_corner_bits;
+use crate::rest_skipping::memory::AWAKE;
 
 /// What the pair loop reads of each body of a cell: its slot, box and ownership data.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -147,7 +147,7 @@ impl Gathered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fast::rest::ACTIVE;
+    use crate::rest_skipping::memory::ACTIVE;
     use crate::test_rng::xorshift32;
 
     /// Snapshots of `n` bodies (entities 0..n, in slots n-1..0) at random places around `cell`

@@ -8,14 +8,14 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity};
 use crate::fast::crew::CrewSlot;
-use crate::fast::rest::{Awake, Rest};
 use crate::fast::rows::{
     Column, DENSE, Rows, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
 };
 use crate::flags::PushFlags;
+use crate::rest_skipping::memory::{Awake, Rest};
 
 /// The components tile collision and the response update on every non-kinematic body, with
-/// the one the stage also needs, `C`: its [`TileMemo`](crate::fast::memo::TileMemo) for tile collision, its `Transform` for
+/// the one the stage also needs, `C`: its [`TileMemo`](crate::tiles::memo::TileMemo) for tile collision, its `Transform` for
 /// the response (the last stage to move the body, which also sets the `Transform`).
 pub(crate) type MovingBodies<'w, 's, C> = Query<'w, 's, MovingRow<C>, Without<Kinematic>>;
 

@@ -7,22 +7,21 @@ use bevy::prelude::*;
 use crate::body::{Aabb, BodySwitches, Kinematic, OldPosition, Velocity};
 use crate::contacts::CollisionData;
 use crate::fast::crew::CrewSlot;
-use crate::fast::layout::{Link, Partners};
 use crate::fast::parallel::CHUNKS;
-use crate::fast::relaxing::ResponseEnd;
-use crate::fast::rest::{ACTIVE, AWAKE, Awake, Rest};
 use crate::fast::rows::{DENSE, for_each_row_chunk};
 use crate::flags::PushFlags;
 use crate::geometry::{settled_where_detected, skin_at};
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::one_way::{OneWayPlatform, Passing};
+use crate::pairs::layout::{Link, Partners};
 use crate::partition::{CellRange, GridAreas};
+use crate::rest_skipping::memory::{ACTIVE, AWAKE, Awake, Rest};
 use bevy::ecs::entity::Entities;
 use bevy::ecs::query::QueryData;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
-use crate::fast::layout::split_shift;
+use crate::pairs::layout::split_shift;
 
 /// A body as pair detection saw it. Aligned to a cache line, so each random read of a snapshot
 /// (the pair loop's gather, the other body of a contact read by the response or for
@@ -91,15 +90,12 @@ pub(crate) struct ContactLayout {
     /// The previous step's.
     pub(crate) last: Partners,
     /// Every detected body as detection saw it, by slot. A resting body's stays from the step
-    /// that wrote it (see `crate::fast::rest`).
+    /// that wrote it (see `crate::rest_skipping::memory`).
     pub(crate) snaps: Vec<Snap>,
     /// Each slot's kind this step: [`AWAKE`] and [`ACTIVE`] bits; none when at rest.
     pub(crate) modes: Vec<AtomicU8>,
-    /// Where each slot's body ended the step so far, and how relaxation may move it
-    /// (`crate::fast::relaxing`).
-    pub(crate) ended: Vec<crate::fast::relaxing::Ended>,
-    /// The pairs within relaxation's near reach at detection (`crate::fast::relaxing`).
-    pub(crate) near: crate::fast::relaxing::NearLists,
+    /// The pairs within relaxation's reach at detection.
+    pub(crate) near: crate::pairs::near::NearLists,
     /// Every body kept its slot at the last detection.
     pub(crate) kept_before: bool,
     /// The body tables as the query matches them: each one's table id, place in the query's
@@ -107,57 +103,16 @@ pub(crate) struct ContactLayout {
     tables: (Vec<(u32, u32, usize)>, Vec<usize>),
 }
 
-/// What the response records for relaxation (`crate::fast::relaxing`).
 impl ContactLayout {
-    /// Records where the response left `entity` (if it was detected): its centre, the sides
-    /// touching tiles this step, and its switches.
-    #[inline]
-    pub(crate) fn record_response(
-        &self,
-        entity: Entity,
-        center: Vec2,
-        tile_sides: u8,
-        switches: &BodySwitches,
-    ) {
-        if let Some(k) = self.now.slot(entity) {
-            let quiet = center == self.snaps[k].center && self.shallow(k);
-            self.ended[k].record(center, tile_sides, switches, quiet);
-        }
-    }
-
-    /// Where the response left slot `k`'s body, if it is a body the response handled (not
-    /// kinematic, not an empty slot).
-    #[inline]
-    pub(crate) fn response_end(&self, k: usize) -> Option<ResponseEnd> {
-        let snap = &self.snaps[k];
-        if snap.kinematic || snap.entity == Entity::PLACEHOLDER {
-            return None;
-        }
-        self.ended[k].read()
-    }
-
     /// Whether each of slot `k`'s pairs at detection is settled where detected
     /// ([`settled_where_detected`]).
-    fn shallow(&self, k: usize) -> bool {
+    pub(crate) fn shallow(&self, k: usize) -> bool {
         let me = self.snaps[k].skin;
         (self.now.links_of(k).iter()).all(|l| {
             // The pair's tolerance, as detection worked it out.
             let skin = me.max(self.snaps[l.other as usize].skin);
             settled_where_detected(l.overlap, skin)
         })
-    }
-
-    /// Whether relaxation moved slot `k`'s body (one the response handled) to `center`; if so,
-    /// that is where it ended ([`relaxed_center`](Self::relaxed_center)).
-    #[inline]
-    pub(crate) fn moved_by_relaxation(&self, k: usize, center: Vec2) -> bool {
-        self.response_end(k).is_some() && self.ended[k].move_to(center)
-    }
-
-    /// Where slot `k`'s body ended the step so far.
-    #[inline]
-    pub(crate) fn relaxed_center(&self, k: usize) -> Vec2 {
-        self.ended[k].center()
     }
 }
 
@@ -247,7 +202,7 @@ impl ContactLayout {
         }
     }
 
-    /// The body's kind this step (`crate::fast::rest`'s bits; `None` when it was not detected).
+    /// The body's kind this step (`crate::rest_skipping::memory`'s bits; `None` when it was not detected).
     #[cfg(feature = "debug")]
     #[inline]
     pub(crate) fn mode_of(&self, entity: Entity) -> Option<u8> {
@@ -304,7 +259,7 @@ impl ContactLayout {
         if k + 1 < self.now.starts.len() {
             for link in self.now.links_of(k) {
                 if let Some(snap) = self.snaps.get(link.other as usize) {
-                    prefetch(snap);
+                    crate::fast::rows::prefetch(snap);
                 }
             }
         }
@@ -349,23 +304,6 @@ pub(crate) fn slot_snap<'a>(
     snaps.get(k).map(|snap| (k, snap))
 }
 
-/// A hint to load `value`'s cache line; it never faults and changes nothing. An `unsafe` for a
-/// measured reason: it shortens pair detection in large piles, more than a plain read in its
-/// place does.
-#[inline(always)]
-pub(crate) fn prefetch<T>(value: &T) {
-    // SAFETY: a prefetch only hints the cache; it reads nothing the program sees and cannot
-    // fault. SSE, which it needs, is part of every x86_64 processor.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-            (value as *const T).cast(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
-
 #[inline]
 pub(crate) fn collision_data(me: &Snap, other: &Snap, overlap: Vec2) -> CollisionData {
     CollisionData {
@@ -394,7 +332,7 @@ impl ContactLayout {
     /// [`PhysicsConfig::contact_tolerance`](crate::PhysicsConfig::contact_tolerance).
     ///
     /// An awake body's snapshot is taken from its components; a resting one's (see
-    /// `crate::fast::rest`) is left as it is when the body had the same slot at the last step (it
+    /// `crate::rest_skipping::memory`) is left as it is when the body had the same slot at the last step (it
     /// is what the body would show again), and is otherwise rebuilt from what tile collision
     /// left at its last processed step. With `awake` (when resting bodies are skipped), an
     /// awake body's slot is marked [`AWAKE`] and [`ACTIVE`] and listed in `awake` (also when
@@ -416,7 +354,6 @@ impl ContactLayout {
         self.snaps.resize(n, Snap::EMPTY);
         self.modes.resize_with(n, || AtomicU8::new(0));
         self.modes.iter_mut().for_each(|m| *m.get_mut() = 0);
-        self.ended.resize_with(n, Default::default);
         // Every slot is written below (its body, or the placeholder), or holds its body already
         // (see `kept_before`): only the length is set here, not every entry twice.
         self.now.entities.resize(n, Entity::PLACEHOLDER);
@@ -605,7 +542,7 @@ pub(crate) struct Snapshot {
     pub(crate) slots: usize,
     /// Bodies in the partition, given a slot.
     pub(crate) detected: usize,
-    /// Of those, the bodies processed in full this step (awake, see `crate::fast::rest`).
+    /// Of those, the bodies processed in full this step (awake, see `crate::rest_skipping::memory`).
     pub(crate) awake: usize,
     /// Every body kept its slot of the last step.
     pub(crate) kept: bool,
