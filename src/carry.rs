@@ -68,7 +68,7 @@ const LONGEST_CHAIN: usize = 1024;
 
 /// What [`carried_change`] reads of one body, at the end of the last step.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Link {
+pub(crate) struct ChainLink {
     /// Its velocity now, if it is kinematic (its chain ends here).
     pub kinematic: Option<Vec2>,
     /// The body it stood on and that body's velocity then, if it stood on one.
@@ -77,7 +77,7 @@ pub(crate) struct Link {
     pub grips: bool,
 }
 
-impl Link {
+impl ChainLink {
     /// The link of a body from its components.
     #[inline]
     pub(crate) fn of(
@@ -102,7 +102,7 @@ impl Link {
 
 /// The change of velocity passed to the body whose link is `body` (see the module's
 /// algorithm); `link` finds any body's link, `None` for a body that is gone.
-pub(crate) fn carried_change(body: Link, link: impl Fn(Entity) -> Option<Link>) -> Vec2 {
+pub(crate) fn carried_change(body: ChainLink, link: impl Fn(Entity) -> Option<ChainLink>) -> Vec2 {
     if body.kinematic.is_some() {
         return Vec2::ZERO;
     }
@@ -183,7 +183,7 @@ pub(crate) fn carry_riders(
         &BodySwitches,
         _,
     )| {
-        Link::of(
+        ChainLink::of(
             (kinematic, friction && switches.friction),
             velocity.0,
             flags,
@@ -215,9 +215,9 @@ mod tests {
     }
 
     /// A chain: body 0 on body 1 on body 2 on kinematic body 3.
-    fn chain(now: Vec2, remembered: Vec2) -> impl Fn(Entity) -> Option<Link> {
+    fn chain(now: Vec2, remembered: Vec2) -> impl Fn(Entity) -> Option<ChainLink> {
         move |e: Entity| {
-            let on = |i: u32, v: Vec2| Link {
+            let on = |i: u32, v: Vec2| ChainLink {
                 kinematic: None,
                 stood_on: Some((entity(i), v)),
                 grips: true,
@@ -225,7 +225,7 @@ mod tests {
             match e.index_u32() {
                 1 => Some(on(2, Vec2::new(7.0, -1.0))),
                 2 => Some(on(3, remembered)),
-                3 => Some(Link {
+                3 => Some(ChainLink {
                     kinematic: Some(now),
                     stood_on: None,
                     grips: true,
@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn a_change_of_the_platform_passes_up_the_whole_stack() {
-        let top = Link {
+        let top = ChainLink {
             kinematic: None,
             stood_on: Some((entity(1), Vec2::new(40.0, 0.0))),
             grips: true,
@@ -250,7 +250,7 @@ mod tests {
         let same = carried_change(top, chain(Vec2::new(40.0, 20.0), Vec2::new(40.0, 20.0)));
         assert_eq!(same, Vec2::ZERO);
         // Without friction, only the vertical change passes.
-        let slides = Link {
+        let slides = ChainLink {
             grips: false,
             ..top
         };
@@ -263,16 +263,16 @@ mod tests {
 
     #[test]
     fn chains_that_end_off_a_kinematic_body_pass_nothing() {
-        let on = |i: u32| Link {
+        let on = |i: u32| ChainLink {
             kinematic: None,
             stood_on: Some((entity(i), Vec2::ZERO)),
             grips: true,
         };
-        let nothing = |_: Entity| -> Option<Link> { None };
+        let nothing = |_: Entity| -> Option<ChainLink> { None };
         // Its support is gone.
         assert_eq!(carried_change(on(9), nothing), Vec2::ZERO);
         // In the air or on tiles.
-        let air = Link {
+        let air = ChainLink {
             kinematic: None,
             stood_on: None,
             grips: true,
@@ -282,7 +282,7 @@ mod tests {
         let looped = |e: Entity| Some(on(e.index_u32() ^ 1));
         assert_eq!(carried_change(on(1), looped), Vec2::ZERO);
         // A kinematic body is not carried.
-        let kinematic = Link {
+        let kinematic = ChainLink {
             kinematic: Some(Vec2::ONE),
             stood_on: Some((entity(3), Vec2::ZERO)),
             grips: true,

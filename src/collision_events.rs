@@ -3,7 +3,7 @@
 //!
 //! # Algorithm
 //!
-//! Pair detection lays out every detected body's partners compactly ([`Partners`]); the layout
+//! Pair detection lays out every detected body's partners compactly ([`ContactLists`]); the layout
 //! of the last step is kept, so the comparison never reads the bodies' [`Contacts`]. Pairs are
 //! symmetric (in both bodies' lists), so each change is seen twice; one side reports it:
 //!
@@ -27,8 +27,8 @@ use crate::config::PhysicsConfig;
 use crate::contacts::Contacts;
 use crate::fast::parallel::{CHUNKS, Threads, chunk_range, for_each_chunk};
 use crate::messages::{CollisionEnded, CollisionStarted};
-use crate::pairs::layout::{Link, Partners};
-use crate::pairs::snapshot::ContactLayout;
+use crate::pairs::contact_lists::{ContactLists, Link};
+use crate::pairs::store::ContactStore;
 
 /// How present a body is at this step's pair detection, least first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -116,8 +116,8 @@ fn same_partners(a: &[Link], b: &[Link]) -> bool {
     reason = "the two layouts, the messages and the scratch it writes are separate borrows of the caller's system parameters"
 )]
 pub(crate) fn report_contact_changes(
-    now: &Partners,
-    last: &Partners,
+    now: &ContactLists,
+    last: &ContactLists,
     is_body: impl Fn(Entity) -> bool + Sync,
     (kept, same_slots): (impl Fn(usize) -> bool + Sync, bool),
     threads: Threads,
@@ -191,7 +191,7 @@ pub(crate) fn report_contact_changes(
 /// (so a second removal before the next step ends nothing twice).
 pub(crate) fn end_contacts(mut world: DeferredWorld, me: Entity) {
     let Some(partners) = world
-        .get_resource_mut::<ContactLayout>()
+        .get_resource_mut::<ContactStore>()
         .map(|mut layout| layout.forget(me))
     else {
         return;

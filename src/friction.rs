@@ -79,7 +79,7 @@ mod tests {
         assert_eq!(
             apply_ground_friction(80.005, 80.0, DECAY),
             80.0,
-            "snaps to the ground"
+            "records to the ground"
         );
         let mut rider = 0.0;
         for _ in 0..120 {

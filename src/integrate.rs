@@ -18,12 +18,12 @@ use crate::body::{
 };
 use crate::carry::carry_riders;
 use crate::config::{CheckedFall, PhysicsConfig};
-use crate::fast::crew::CrewSlot;
-use crate::fast::crew::call_crew;
 use crate::fast::rows::{
     BLOCK, Changes, Column, DENSE, Rows, Tracked, count_rows, end_of_block, for_each_marked,
     for_each_piece, stamp_writes, unpack,
 };
+use crate::fast::workers::Workers;
+use crate::fast::workers::call_workers;
 use crate::flags::{PushFlags, Side};
 use crate::geometry::skin_at;
 use crate::layers::CollisionLayers;
@@ -132,7 +132,7 @@ struct IntegratedBody<'a> {
 /// its own, so the result does not depend on the thread count.
 pub(crate) fn integrate(
     time: Res<Time<Fixed>>,
-    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
+    (config, workers): (Res<PhysicsConfig>, Res<Workers>),
     (map, skipping): (Res<TileMap>, Res<RestSkipping>),
     mut bodies: IntegrateQuery,
     (mut last_dt, mut fall): (Local<f32>, Local<CheckedFall>),
@@ -281,7 +281,7 @@ pub(crate) fn integrate(
             (rows, kinematic),
             entities.len(),
             total,
-            crew.threads(parallel),
+            workers.threads(parallel),
             |(rows, kinematic)| {
                 let len = rows.row_count();
                 let (entities, (mut a, mut v, mut o), mut f, mut s, own) = rows;
@@ -339,7 +339,7 @@ pub(crate) fn integrate(
 }
 
 /// The first stage, [`PhysicsSystems::Integrate`]: the app's
-/// worker crew is called ([`call_crew`]), riders are carried ([`carry_riders`]), then
+/// workers are called ([`call_workers`]), riders are carried ([`carry_riders`]), then
 /// [`integrate`] runs.
 pub(crate) struct IntegratePlugin(pub(crate) InternedScheduleLabel);
 
@@ -352,7 +352,12 @@ impl Plugin for IntegratePlugin {
             .register_type::<crate::push::Pushable>()
             .add_systems(
                 self.0,
-                (call_crew, carry_riders, crate::push::push_bodies, integrate)
+                (
+                    call_workers,
+                    carry_riders,
+                    crate::push::push_bodies,
+                    integrate,
+                )
                     .chain()
                     .in_set(PhysicsSystems::Integrate),
             );

@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use crate::body::Aabb;
 use crate::collision_events::end_contacts;
 use crate::config::PhysicsConfig;
-use crate::fast::crew::CrewSlot;
+use crate::fast::workers::Workers;
 use crate::integrate::IntegratePlugin;
 use crate::one_way::OneWayPlatform;
 use crate::pairs::PairDetectionPlugin;
@@ -88,7 +88,7 @@ impl PluginGroup for PhysicsPlugin {
 }
 
 /// What every stage shares: the configuration, the body and what the core keeps on it, the
-/// crew, whether resting bodies are skipped (off until [`RestSkippingPlugin`] turns it on),
+/// workers, whether resting bodies are skipped (off until [`RestSkippingPlugin`] turns it on),
 /// and the order of the stages.
 struct SharedPlugin(InternedScheduleLabel);
 
@@ -108,7 +108,7 @@ impl Plugin for SharedPlugin {
             .on_remove(wake_hook);
         app.add_observer(leave_when_disabled);
         app.init_resource::<PhysicsConfig>()
-            .init_resource::<CrewSlot>()
+            .init_resource::<Workers>()
             .init_resource::<RestSkipping>()
             .register_type::<PhysicsConfig>()
             .register_type::<RestSkipping>()

@@ -43,14 +43,14 @@ use core::borrow::Borrow;
 use crate::body::{warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
 use crate::contacts::CollisionData;
-use crate::fast::crew::CrewSlot;
-use crate::fast::crew::dismiss_crew;
+use crate::fast::workers::Workers;
+use crate::fast::workers::release_workers;
 use crate::flags::PushFlags;
 use crate::flags::{Side, side_bit};
 use crate::friction::{apply_ground_friction, friction_decay};
 use crate::geometry::pair_skin;
 use crate::messages::{InEntityOrder, Landed, Landings, Presser, Squished};
-use crate::pairs::snapshot::ContactLayout;
+use crate::pairs::store::ContactStore;
 use crate::partition::update_partition;
 use crate::rest_skipping::memory::Awake;
 use crate::rest_skipping::moving::{MovingBodies, MovingBody, for_each_moving_body};
@@ -348,8 +348,8 @@ impl Response {
 )]
 pub(crate) fn respond_to_contacts(
     time: Res<Time<Fixed>>,
-    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
-    (map, layout, mut ends): (Res<TileMap>, Res<ContactLayout>, ResMut<ResponseEnds>),
+    (config, workers): (Res<PhysicsConfig>, Res<Workers>),
+    (map, layout, mut ends): (Res<TileMap>, Res<ContactStore>, ResMut<ResponseEnds>),
     mut bodies: MovingBodies<Transform>,
     mut kinematic: KinematicTransforms,
     (mut landings, mut squishes): (Local<Landings>, Local<InEntityOrder<Squished>>),
@@ -468,18 +468,18 @@ pub(crate) fn respond_to_contacts(
     };
     for_each_moving_body(
         &mut bodies,
-        (&crew, config.parallel_min_bodies),
+        (&workers, config.parallel_min_bodies),
         resting,
         apply,
     );
     landings.write(&mut landed);
     squishes.write(&mut squished);
-    write_transforms((&config, &crew), &mut kinematic);
+    write_transforms((&config, &workers), &mut kinematic);
 }
 
 /// The stage [`PhysicsSystems::Respond`]:
 /// [`respond_to_contacts`]; relaxation, when [`RelaxationPlugin`](crate::RelaxationPlugin) is
-/// there ([`RespondSteps::Relax`]); then the crew's passes are over ([`dismiss_crew`]), the overlaps left are measured ([`measure_overlaps`]), and the
+/// there ([`RespondSteps::Relax`]); then the workers' passes are over ([`release_workers`]), the overlaps left are measured ([`measure_overlaps`]), and the
 /// bodies the response and relaxation moved are filed in the partition where they ended
 /// ([`update_partition`]).
 pub(crate) struct ResponsePlugin(pub(crate) InternedScheduleLabel);
@@ -493,7 +493,7 @@ pub(crate) enum RespondSteps {
     Contacts,
     /// Relaxation.
     Relax,
-    /// The crew dismissed, the overlaps left measured, the moved bodies filed in the partition.
+    /// The workers dismissed, the overlaps left measured, the moved bodies filed in the partition.
     Finish,
 }
 
@@ -517,7 +517,7 @@ impl Plugin for ResponsePlugin {
                 (
                     respond_to_contacts.in_set(RespondSteps::Contacts),
                     (
-                        dismiss_crew,
+                        release_workers,
                         measure_overlaps.run_if(overlaps::measuring),
                         update_partition::<false>,
                     )

@@ -48,8 +48,8 @@ use crate::contacts::{CollisionData, Contacts};
 use crate::flags::PushFlags;
 use crate::layers::CollisionLayers;
 use crate::one_way::OneWayPlatform;
-use crate::pairs::layout::Partners;
-use crate::pairs::snapshot::ContactLayout;
+use crate::pairs::contact_lists::ContactLists;
+use crate::pairs::store::ContactStore;
 use crate::push::Pushable;
 use crate::rest_skipping::RestSkipping;
 use crate::sensors::SensorContents;
@@ -64,7 +64,7 @@ pub struct PhysicsSnapshot {
     contacts: Vec<(Entity, Contacts)>,
     map: TileMap,
     config: PhysicsConfig,
-    partners: Partners,
+    partners: ContactLists,
 }
 
 /// One body as saved.
@@ -138,7 +138,7 @@ impl PhysicsSnapshot {
             contacts,
             map: world.resource::<TileMap>().clone(),
             config: world.resource::<PhysicsConfig>().clone(),
-            partners: world.resource::<ContactLayout>().now.clone(),
+            partners: world.resource::<ContactStore>().now.clone(),
         }
     }
 
@@ -167,7 +167,7 @@ impl PhysicsSnapshot {
             + partners.entities.len() * size_of::<Entity>()
             + partners.slot_of.len() * 4
             + partners.starts.len() * 4
-            + partners.links.len() * size_of::<crate::pairs::layout::Link>()
+            + partners.links.len() * size_of::<crate::pairs::contact_lists::Link>()
     }
 
     /// Puts the saved state back into `world`. Fails, changing nothing, when the world's
@@ -265,7 +265,7 @@ impl PhysicsSnapshot {
         if *world.resource::<PhysicsConfig>() != self.config {
             world.insert_resource(self.config.clone());
         }
-        let mut layout = world.resource_mut::<ContactLayout>();
+        let mut layout = world.resource_mut::<ContactStore>();
         layout.now = self.partners.mapped(&map);
         // The slot tables are rebuilt at the next detection.
         layout.kept_before = false;

@@ -6,10 +6,10 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, Kinematic};
 use crate::config::PhysicsConfig;
-use crate::fast::crew::CrewSlot;
 use crate::fast::rows::{
     Changes, Column, DENSE, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
 };
+use crate::fast::workers::Workers;
 
 /// Sets `transform`'s x and y to `center` when the box `changed` since the system last ran
 /// (moved this step, or written by you), is finite, and differs from them; z, rotation and
@@ -34,7 +34,7 @@ pub(crate) type KinematicTransforms<'w, 's> =
 /// of the executor per step. Read as table slices ([`crate::fast::rows`]), on several threads above
 /// [`PhysicsConfig::parallel_min_bodies`] (each body writes only its own).
 pub(crate) fn write_transforms(
-    (config, crew): (&PhysicsConfig, &CrewSlot),
+    (config, workers): (&PhysicsConfig, &Workers),
     bodies: &mut KinematicTransforms,
 ) {
     let (total, parallel) = count_rows(bodies, config.parallel_min_bodies);
@@ -46,7 +46,7 @@ pub(crate) fn write_transforms(
             rows,
             aabbs.len(),
             total,
-            crew.threads(parallel),
+            workers.threads(parallel),
             |(aabbs, changed, mut t)| {
                 for ((aabb, changed), mut transform) in
                     aabbs.iter().zip(changed.iter()).zip(t.iter())

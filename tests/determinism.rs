@@ -181,7 +181,7 @@ fn results_are_bit_identical_with_one_thread_and_with_the_task_pool() {
         }
         let mut config = app.world_mut().resource_mut::<PhysicsConfig>();
         config.parallel_min_bodies = parallel_min_bodies;
-        // Relaxation's searches and its two orders along x on the crew's threads too.
+        // Relaxation's searches and its two orders along x on the workers' threads too.
         config.relaxation_passes = 4;
         step(&mut app, 200);
         let landed: Vec<Entity> = drain_landed(&mut app).iter().map(|l| l.entity).collect();

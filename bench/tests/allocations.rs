@@ -1,6 +1,6 @@
 //! The plugin allocates nothing per step once the benchmark's pile has settled, also on the
 //! parallel path the benchmark takes (above `parallel_min_bodies`, where the passes run on the
-//! plugin's crew of pool tasks), and the app's allocations per step do not grow with the
+//! plugin's worker tasks), and the app's allocations per step do not grow with the
 //! bodies.
 //!
 //! `tests/allocation.rs` at the root counts the allocations of the test's own thread on the
@@ -87,7 +87,7 @@ fn allocations_per_step_do_not_grow_with_the_bodies() {
          allocates per body or per contact"
     );
     // The parallel passes add nothing to what the app allocates anyway (Bevy's scheduler):
-    // they run on the plugin's crew, spawned once, where a task-pool scope per pass allocated
+    // they run on the plugin's workers, spawned once, where a task-pool scope per pass allocated
     // for every task spawned (about 40 allocations a step on two threads, over 500 with a
     // task per piece of work).
     let sequential = allocations_per_step(10_000, usize::MAX);
@@ -99,8 +99,8 @@ fn allocations_per_step_do_not_grow_with_the_bodies() {
         large - sequential
     );
     // The physics step alone, every system on this thread (so Bevy's executor spawns no task
-    // for them) and every pass on the crew: nothing allocates per step on any thread. The one
-    // allocation left is not the plugin's: waking the crew's task at the start of a step puts
+    // for them) and every pass on the workers: nothing allocates per step on any thread. The one
+    // allocation left is not the plugin's: waking the workers' task at the start of a step puts
     // it in the task pool's queue, which takes a new block of 31 places every 31 tasks queued
     // (16 allocations in 500 steps; an app's own systems fill that queue far faster). The
     // messages are cleared after each step, as `App::update` does (else their buffers grow).

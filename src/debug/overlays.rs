@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use super::{DebugOverlays, DebugSelection, SquishLog};
 use crate::body::{Aabb, BodyState, Kinematic, Velocity};
 use crate::flags::{PushFlags, Side};
-use crate::pairs::snapshot::ContactLayout;
+use crate::pairs::store::ContactStore;
 use crate::partition::Partition;
 use crate::sensors::{Sensor, SensorContents};
 use crate::shapes::Shape;
@@ -45,7 +45,7 @@ pub(super) fn draw_overlays(
     overlays: Res<DebugOverlays>,
     (selection, squishes): (Res<DebugSelection>, Res<SquishLog>),
     map: Res<TileMap>,
-    (partition, layout): (Res<Partition>, Res<ContactLayout>),
+    (partition, layout): (Res<Partition>, Res<ContactStore>),
     bodies: Query<BodyItem>,
     sensors: Query<(&Sensor, &Transform, &SensorContents)>,
     mut gizmos: Gizmos,

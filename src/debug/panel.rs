@@ -11,7 +11,7 @@ use super::{DebugOverlays, DebugSelection, STAGES, SquishLog, StageTimings, Time
 use crate::body::{Aabb, BodyState, Velocity};
 use crate::flags::{PushFlags, Side};
 use crate::pairs::PhysicsStats;
-use crate::pairs::snapshot::ContactLayout;
+use crate::pairs::store::ContactStore;
 use crate::partition::Partition;
 use crate::rest_skipping::memory::{ACTIVE, Awake};
 use crate::sensors::SensorContents;
@@ -86,7 +86,7 @@ pub(super) struct PanelData<'w, 's> {
             &'static Awake,
         ),
     >,
-    layout: Res<'w, ContactLayout>,
+    layout: Res<'w, ContactStore>,
     sensors: Query<'w, 's, (Entity, &'static SensorContents)>,
 }
 

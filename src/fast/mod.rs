@@ -8,15 +8,15 @@
 //! | module | what it makes fast |
 //! | --- | --- |
 //! | [`rows`] | table columns read as slices, with change ticks marked as Bevy's `Mut` would; the prefetch |
-//! | [`crew`], [`parallel`] | the app's worker tasks and the deterministic fan-out over them |
+//! | [`workers`], [`parallel`] | the app's worker tasks and the deterministic fan-out over them |
 //!
 //! It is the only module allowed `unsafe` code (the crate denies it elsewhere).
 
 #![allow(
     unsafe_code,
-    reason = "the worker crew erases a pass's lifetime while it is on offer, and the prefetch hints the cache"
+    reason = "the workers erase a pass's lifetime while it is on offer, and the prefetch hints the cache"
 )]
 
-pub(crate) mod crew;
 pub(crate) mod parallel;
 pub(crate) mod rows;
+pub(crate) mod workers;

@@ -1,18 +1,18 @@
-//! Deterministic fan-out over the physics [`Crew`]: the work is cut into the same pieces
+//! Deterministic fan-out over the physics [`WorkerTasks`]: the work is cut into the same pieces
 //! whether it runs on one thread or many, so the results never depend on the thread count.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Mutex, PoisonError};
 
-use crate::fast::crew::Crew;
+use crate::fast::workers::WorkerTasks;
 
 /// How many pieces chunked work is cut into (a constant, so results are the same on every
 /// machine; enough to keep every core of a desktop busy).
 pub(crate) const CHUNKS: usize = 64;
 
-/// The threads a pass runs on: the app's crew beside this thread, or `None` for this thread
-/// alone ([`crate::fast::crew::CrewSlot::threads`]).
-pub(crate) type Threads<'a> = Option<&'a Crew>;
+/// The threads a pass runs on: the app's workers beside this thread, or `None` for this thread
+/// alone ([`crate::fast::workers::Workers::threads`]).
+pub(crate) type Threads<'a> = Option<&'a WorkerTasks>;
 
 /// Runs `f(i, &mut outs[i])` for every `i`, on `threads`.
 pub(crate) fn for_each_chunk<T: Send>(
@@ -22,24 +22,24 @@ pub(crate) fn for_each_chunk<T: Send>(
 ) {
     let mut pieces = outs.iter_mut().enumerate();
     match threads.filter(|_| pieces.len() > 1) {
-        Some(crew) => run_pieces(Some(crew), move || pieces.next(), |(i, out)| f(i, out)),
+        Some(workers) => run_pieces(Some(workers), move || pieces.next(), |(i, out)| f(i, out)),
         // A plain loop: the same pieces with nothing between them (through `run_pieces`
-        // without a crew, or a shared helper, a step took 0.6 to 2% more instructions).
+        // without workers, or a shared helper, a step took 0.6 to 2% more instructions).
         None => pieces.for_each(|(i, out)| f(i, out)),
     }
 }
 
 /// Runs `work` on every piece `next` hands out (until it hands out `None`): on this thread and
-/// every free thread of `crew`, each taking the next piece when it is done with one, or on
-/// this thread alone without a crew (or while the crew runs another pass). So the pieces
+/// every free thread of `workers`, each taking the next piece when it is done with one, or on
+/// this thread alone without workers (or while the workers run another pass). So the pieces
 /// (and what each computes) are the same on any number of threads, and a slow piece does not
-/// hold the others up. Nothing is allocated: the crew's tasks wait for passes, where a
+/// hold the others up. Nothing is allocated: the workers wait for passes, where a
 /// task-pool scope would spawn a task (a heap allocation) per pass and thread.
 ///
 /// A panicking piece does not stop the others: the first panic is resumed once every piece
 /// ran.
 pub(crate) fn run_pieces<P: Send>(
-    crew: Threads,
+    workers: Threads,
     next: impl FnMut() -> Option<P> + Send,
     work: impl Fn(P) + Sync,
 ) {
@@ -57,7 +57,7 @@ pub(crate) fn run_pieces<P: Send>(
             }
         }
     };
-    if !crew.is_some_and(|crew| crew.run(&take_pieces)) {
+    if !workers.is_some_and(|workers| workers.run(&take_pieces)) {
         take_pieces();
     }
     let first = panicked
@@ -96,7 +96,7 @@ pub(crate) fn for_each_split<A: Send, B: Send>(
         Some((i - 1, head_a, head_b))
     };
     match threads {
-        Some(crew) => run_pieces(Some(crew), cut, |(i, pa, pb)| f(i, pa, pb)),
+        Some(workers) => run_pieces(Some(workers), cut, |(i, pa, pb)| f(i, pa, pb)),
         None => {
             while let Some((i, pa, pb)) = cut() {
                 f(i, pa, pb);
@@ -162,8 +162,8 @@ mod tests {
         let pool = Box::leak(Box::new(
             bevy::tasks::TaskPoolBuilder::new().num_threads(1).build(),
         ));
-        for crew in [None, Crew::spawn(pool, 1)] {
-            let threads = if crew.is_some() { 2 } else { 1 };
+        for workers in [None, WorkerTasks::spawn(pool, 1)] {
+            let threads = if workers.is_some() { 2 } else { 1 };
             // Pieces slow enough that both threads take some: whichever thread the failing
             // one lands on, every other piece runs before the panic comes out.
             for bad in 10..20 {
@@ -171,7 +171,7 @@ mod tests {
                 let mut pieces = 0..64;
                 let result = catch_unwind(AssertUnwindSafe(|| {
                     run_pieces(
-                        crew.as_ref(),
+                        workers.as_ref(),
                         move || pieces.next(),
                         |i| {
                             std::thread::sleep(std::time::Duration::from_micros(200));

@@ -409,7 +409,7 @@ const MIN_PIECE_ROWS: usize = 512;
 /// Runs `f` on the `len` rows of one table: in one call on this thread, or, given `threads`,
 /// cut into consecutive pieces (one per
 /// `CHUNKS`-th of the `total` rows of all tables, so a small table is never cut, and at least
-/// [`MIN_PIECE_ROWS`] each) on the physics' threads ([`crate::fast::crew`]). Each row must be
+/// [`MIN_PIECE_ROWS`] each) on the physics' threads ([`crate::fast::workers`]). Each row must be
 /// handled on its own, so the result does not depend on the cut.
 pub(crate) fn for_each_piece<R: Rows>(
     rows: R,
@@ -422,7 +422,7 @@ pub(crate) fn for_each_piece<R: Rows>(
         .div_ceil(total.max(1))
         .min(len / MIN_PIECE_ROWS)
         .clamp(1, CHUNKS);
-    let Some(crew) = threads.filter(|_| pieces > 1) else {
+    let Some(workers) = threads.filter(|_| pieces > 1) else {
         f(rows);
         return;
     };
@@ -438,7 +438,7 @@ pub(crate) fn for_each_piece<R: Rows>(
         (rest, start) = (Some(tail), end);
         Some(piece)
     };
-    run_pieces(Some(crew), next, f);
+    run_pieces(Some(workers), next, f);
 }
 
 /// Cuts `rows` (columns of `len` rows) into `pieces` nearly equal consecutive pieces
@@ -462,7 +462,7 @@ pub(crate) fn for_each_row_chunk<R: Rows>(
         Some((range, head))
     };
     match threads {
-        Some(crew) => run_pieces(Some(crew), cut, |(range, rows)| f(range, rows)),
+        Some(workers) => run_pieces(Some(workers), cut, |(range, rows)| f(range, rows)),
         None => {
             while let Some((range, rows)) = cut() {
                 f(range, rows);
@@ -495,7 +495,7 @@ mod tests {
 
     #[test]
     fn pieces_cover_every_row_once() {
-        // Without a crew: one call with every row.
+        // Without workers: one call with every row.
         let values = [1u32, 2, 3, 4, 5];
         let calls = std::sync::Mutex::new(Vec::new());
         for_each_piece(&values[..], 5, 5, None, |piece: &[u32]| {

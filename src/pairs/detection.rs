@@ -1,5 +1,5 @@
 //! Steps 1 to 3 and 5 of pair detection (see [`crate::pairs`] for the algorithm): the
-//! snapshot, the pair loop over the partition's cells (cut into fixed pieces for the crew, with
+//! snapshot, the pair loop over the partition's cells (cut into fixed pieces for the workers, with
 //! the cell cache, the SIMD screen, prefetching and the resting bodies left out; with relaxation
 //! on, it also lists the pairs near each other, [`NearLists`](crate::pairs::near::NearLists)),
 //! the per-body layout, and the copy into each body's [`Contacts`].
@@ -12,15 +12,17 @@ use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 use crate::config::PhysicsConfig;
 use crate::contacts::Contacts;
-use crate::fast::crew::CrewSlot;
 use crate::fast::parallel::{CHUNKS, chunk_range, for_each_chunk};
 use crate::fast::rows::prefetch;
 use crate::fast::rows::{Column, DENSE, count_rows, for_each_piece, stamp_writes, unpack};
+use crate::fast::workers::Workers;
 use crate::geometry::{signed_overlap_within, within_reach};
 use crate::one_way::one_way_contact;
-use crate::pairs::gathered::{Gathered, Near};
-use crate::pairs::layout::{Carried, Ends, Kept, Partners, SPLITS, file_end, lay_out};
-use crate::pairs::snapshot::{BodyQuery, ContactLayout, Snap, slot_snap};
+use crate::pairs::cell_cache::{CellBody, CellCache};
+use crate::pairs::contact_lists::{
+    ContactLists, Ends, KeptContacts, LastContacts, SPLITS, file_end, lay_out,
+};
+use crate::pairs::store::{BodyRecord, ContactStore, DetectionQuery, slot_record};
 use crate::partition::Partition;
 use crate::rest_skipping::memory::{ACTIVE, AWAKE};
 
@@ -33,7 +35,7 @@ struct PieceOut {
     /// takes out of the layout: theirs, and the other ends of theirs.
     gone: [usize; SPLITS],
     /// The bodies of this piece's cells, as last read (by cell, from the piece's first).
-    cells: Vec<Gathered>,
+    cells: Vec<CellCache>,
     /// The pairs this piece found apart but within relaxation's near reach (see
     /// [`NearLists`](crate::pairs::near::NearLists)).
     near: Vec<(u32, u32)>,
@@ -71,7 +73,7 @@ pub(crate) struct Found {
 impl Found {
     /// Whether slot `k` kept all its contacts from the last step (so its partners are the
     /// same, and it reports no change).
-    pub(crate) fn keeps_all(&self, layout: &ContactLayout, k: usize) -> bool {
+    pub(crate) fn keeps_all(&self, layout: &ContactStore, k: usize) -> bool {
         self.carry && k < self.slots && layout.modes[k].load(Relaxed) & (AWAKE | ACTIVE) == 0
     }
 
@@ -86,15 +88,15 @@ impl Found {
 /// With `skip_resting` ([`RestSkipping`](crate::RestSkipping) on), only the awake bodies'
 /// pairs are searched while the other bodies keep theirs; without it, every body's.
 pub(crate) fn find_pairs(
-    (config, crew): (&PhysicsConfig, &CrewSlot),
+    (config, workers): (&PhysicsConfig, &Workers),
     (partition, skip_resting): (&Partition, bool),
-    (bodies, entities): (&BodyQuery, &Entities),
-    (scratch, layout): (&mut DetectScratch, &mut ContactLayout),
+    (bodies, entities): (&DetectionQuery, &Entities),
+    (scratch, layout): (&mut DetectScratch, &mut ContactStore),
 ) -> Found {
     let (s, l) = (scratch, layout);
     // The last detection's partners become the previous step's.
     core::mem::swap(&mut l.now, &mut l.last);
-    // 1. Snapshot (see `ContactLayout::take_snapshot`), which marks the awake bodies and the
+    // 1. Snapshot (see `ContactStore::take_snapshot`), which marks the awake bodies and the
     //    cells to search.
     let dims = partition.dims();
     let cell_count = (dims.x * dims.y) as usize;
@@ -104,14 +106,14 @@ pub(crate) fn find_pairs(
     let snapshot = l.take_snapshot(
         (bodies, entities),
         config.contact_tolerance,
-        (crew, config.parallel_min_bodies),
+        (workers, config.parallel_min_bodies),
         (&s.searched, dims.x as usize),
         skip_resting.then_some(&s.listed),
     );
     s.awake.clear();
     s.listed.drain_into(&mut s.awake);
     let (n, shift) = (snapshot.slots, snapshot.shift);
-    let threads = crew.threads(n >= config.parallel_min_bodies);
+    let threads = workers.threads(n >= config.parallel_min_bodies);
 
     // Whose pairs are all searched: the awake bodies' (in their cells), when the other bodies
     // can keep their contacts with each other from the last step (every body kept its slot,
@@ -126,7 +128,7 @@ pub(crate) fn find_pairs(
     };
 
     // 2. Pairs, piece by piece of the cell list. What was read of each cell at the last step
-    //    it was searched in is reused (see `crate::pairs::gathered`) while the resting bodies keep
+    //    it was searched in is reused (see `crate::pairs::cell_cache`) while the resting bodies keep
     //    their contacts, in the same grid.
     s.pieces.resize_with(CHUNKS, PieceOut::default);
     let grid = (dims, partition.cell_size());
@@ -136,7 +138,7 @@ pub(crate) fn find_pairs(
     let reuse = carry;
     let reach = partition.reach();
     {
-        let (snaps, now, modes) = (&l.snaps, &l.now, &l.modes);
+        let (records, now, modes) = (&l.records, &l.now, &l.modes);
         let (searched, awake, last) = (&s.searched, &s.awake, &l.last);
         for_each_chunk(&mut s.pieces, threads, |i, out| {
             out.ends.iter_mut().for_each(Vec::clear);
@@ -159,11 +161,11 @@ pub(crate) fn find_pairs(
                 }
             }
             let cells = chunk_range(i, CHUNKS, cell_count);
-            out.cells.resize_with(cells.len(), Gathered::default);
+            out.cells.resize_with(cells.len(), CellCache::default);
             // The cell's coordinates, stepped along with its flat index (no division per cell).
             let start = cells.start as u32;
             let mut cell = UVec2::new(start % dims.x.max(1), start / dims.x.max(1));
-            for (flat, gathered) in cells.zip(&mut out.cells) {
+            for (flat, cell_cache) in cells.zip(&mut out.cells) {
                 if searched[flat].load(Relaxed) {
                     // The cells searched next start loading early.
                     let ahead = |k: usize| searched.get(flat + k).is_some_and(|c| c.load(Relaxed));
@@ -171,15 +173,15 @@ pub(crate) fn find_pairs(
                         prefetch_cell(partition, flat + READ_AHEAD);
                     }
                     if !reuse && ahead(1) {
-                        prefetch_snaps(partition.cell_at_flat(flat + 1), snaps, now);
+                        prefetch_snaps(partition.cell_at_flat(flat + 1), records, now);
                     }
                     let list = partition.cell_at_flat(flat);
-                    let read = (&snaps[..], now, &modes[..]);
-                    gathered.read((list, cell), searcher, reuse, read);
+                    let read = (&records[..], now, &modes[..]);
+                    cell_cache.read((list, cell), searcher, reuse, read);
                     let found = (&mut out.ends, &mut out.tested);
-                    let rule = (&snaps[..], config.one_way_tolerance);
+                    let rule = (&records[..], config.one_way_tolerance);
                     let near = (reach, &mut out.near);
-                    find_pairs_in_cell(gathered, (shift, rule), modes, found, near);
+                    find_pairs_in_cell(cell_cache, (shift, rule), modes, found, near);
                 }
                 cell.x += 1;
                 if cell.x == dims.x {
@@ -189,7 +191,7 @@ pub(crate) fn find_pairs(
         });
     }
 
-    // 3. Per-body layout: what resting bodies keep of their contacts (see `Kept`).
+    // 3. Per-body layout: what resting bodies keep of their contacts (see `KeptContacts`).
     let tested = s.pieces.iter().map(|piece| piece.tested).sum();
     let modes = &l.modes;
     let mode = |k: usize| modes[k].load(Relaxed);
@@ -208,14 +210,14 @@ pub(crate) fn find_pairs(
             *count = start(range + 1) - start(range) - gone;
         }
     }
-    let carried = Carried {
+    let carried = LastContacts {
         last,
         counts,
         slot: |k: usize| match mode(k) {
-            _ if !carry => Kept::None,
-            m if m & AWAKE != 0 => Kept::None,
-            m if m & ACTIVE != 0 => Kept::Settled,
-            _ => Kept::All,
+            _ if !carry => KeptContacts::None,
+            m if m & AWAKE != 0 => KeptContacts::None,
+            m if m & ACTIVE != 0 => KeptContacts::Settled,
+            _ => KeptContacts::All,
         },
         partner: |other: u32| mode(other as usize) & AWAKE == 0,
     };
@@ -244,12 +246,12 @@ pub(crate) fn find_pairs(
 }
 
 /// Step 5 of pair detection: each body's [`Contacts`] from its slice of the layout (written
-/// only when it had some or has some), read as table slices on the crew for large scenes.
+/// only when it had some or has some), read as table slices on the workers for large scenes.
 #[track_caller]
 pub(crate) fn fill_contacts(
     contacts: &mut Query<(Entity, &mut Contacts)>,
-    layout: &ContactLayout,
-    (config, crew): (&PhysicsConfig, &CrewSlot),
+    layout: &ContactStore,
+    (config, workers): (&PhysicsConfig, &Workers),
 ) {
     let (total, parallel) = count_rows(contacts, config.parallel_min_bodies);
     for (entities, lists) in contacts.contiguous_iter_mut().expect(DENSE) {
@@ -259,7 +261,7 @@ pub(crate) fn fill_contacts(
             rows,
             entities.len(),
             total,
-            crew.threads(parallel),
+            workers.threads(parallel),
             |(entities, mut lists)| {
                 for (&entity, mut contacts) in entities.iter().zip(lists.iter()) {
                     let mine = layout.of(entity);
@@ -292,22 +294,22 @@ fn prefetch_cell(partition: &Partition, flat: usize) {
 /// Asks the processor to start loading the snapshots of the bodies in `list` (a cell searched
 /// soon), so the gather does not wait for them.
 #[inline]
-fn prefetch_snaps(list: &[Entity], snaps: &[Snap], now: &Partners) {
+fn prefetch_snaps(list: &[Entity], records: &[BodyRecord], now: &ContactLists) {
     for &e in list {
         // A stale slot costs only a wasted hint.
-        if let Some((_, snap)) = slot_snap(e, snaps, now) {
+        if let Some((_, snap)) = slot_record(e, records, now) {
             prefetch(snap);
         }
     }
 }
 
-/// Tests the pairs of one cell's bodies (`gathered`, read this step) that have a body whose
+/// Tests the pairs of one cell's bodies (`cell_cache`, read this step) that have a body whose
 /// pairs are all searched, keeping the pairs this cell owns (`found`: their ends,
 /// filed with `shift`, and the count of pairs tested); a resting body found touching an awake
 /// one is marked [`ACTIVE`].
 #[inline]
 fn find_pairs_in_cell(
-    gathered: &Gathered,
+    cell_cache: &CellCache,
     filing: (u32, OneWayRule),
     modes: &[AtomicU8],
     found: (&mut Ends, &mut usize),
@@ -315,19 +317,19 @@ fn find_pairs_in_cell(
 ) {
     // Bodies that all share layers that collide with themselves (the usual case: the default
     // layers) need no layer test per pair.
-    if gathered.layers.is_some_and(|l| l.interacts_with(l)) {
-        test_cell_pairs::<false>(gathered, filing, modes, found, near);
+    if cell_cache.layers.is_some_and(|l| l.interacts_with(l)) {
+        test_cell_pairs::<false>(cell_cache, filing, modes, found, near);
     } else {
-        test_cell_pairs::<true>(gathered, filing, modes, found, near);
+        test_cell_pairs::<true>(cell_cache, filing, modes, found, near);
     }
 }
 
 /// What the pair loop reads to apply the one-way rule (`crate::one_way`) to a pair with a
 /// one-way platform: every slot's snapshot, and
 /// [`PhysicsConfig::one_way_tolerance`](crate::PhysicsConfig::one_way_tolerance).
-type OneWayRule<'a> = (&'a [Snap], f32);
+type OneWayRule<'a> = (&'a [BodyRecord], f32);
 
-/// The pair loop of [`find_pairs_in_cell`]: each searching body of `gathered` against the
+/// The pair loop of [`find_pairs_in_cell`]: each searching body of `cell_cache` against the
 /// bodies whose pair with it is its to test (the later ones, and the earlier ones that do not
 /// search), screened with the cell's widest tolerance (at least the pair's own: see
 /// `crate::pairs::screen`), testing layers only when `LAYERS` is set. The pairs that pass are
@@ -336,13 +338,13 @@ type OneWayRule<'a> = (&'a [Snap], f32);
 /// responds this step).
 #[inline]
 fn test_cell_pairs<const LAYERS: bool>(
-    Gathered {
+    CellCache {
         near,
         boxes,
         widest,
         ..
-    }: &Gathered,
-    (shift, (snaps, one_way_tolerance)): (u32, OneWayRule),
+    }: &CellCache,
+    (shift, (records, one_way_tolerance)): (u32, OneWayRule),
     modes: &[AtomicU8],
     (ends, tested): (&mut Ends, &mut usize),
     (reach, near_pairs): (f32, &mut Vec<(u32, u32)>),
@@ -387,8 +389,8 @@ fn test_cell_pairs<const LAYERS: bool>(
                         };
                         if (a.one_way || b.one_way)
                             && !one_way_contact(
-                                &snaps[a.slot as usize].passing(),
-                                &snaps[b.slot as usize].passing(),
+                                &records[a.slot as usize].passing(),
+                                &records[b.slot as usize].passing(),
                                 one_way_tolerance,
                             )
                         {
@@ -420,7 +422,7 @@ fn mark_active(mode: &AtomicU8) {
 /// The overlap of `a` with `b`, from `a`'s side, worked out from the body in the lower slot's
 /// side whichever is `a`, so a pair's overlap does not depend on which of them was met first.
 #[inline]
-fn pair_overlap(a: &Near, b: &Near, skin: f32) -> Option<Vec2> {
+fn pair_overlap(a: &CellBody, b: &CellBody, skin: f32) -> Option<Vec2> {
     if a.slot < b.slot {
         signed_overlap_within(a.center, a.half, b.center, b.half, skin)
     } else {

@@ -22,7 +22,7 @@
 //!    tested, in the awake bodies' cells. Two bodies that are not awake had the same boxes at
 //!    the last step, so their pair is what it was then. What is read of each cell's bodies is
 //!    kept from one step to the next, and only the awake bodies' part is read again
-//!    (`src/pairs/gathered.rs`).
+//!    (`src/pairs/cell_cache.rs`).
 //! 3. **Layout.** The pairs are counted per body and laid out per body in partner-slot order
 //!    (a counting sort, then each body's few contacts sorted), contiguously in slot order, as
 //!    the other body's slot and the overlap (12 bytes per contact); a body that is not awake
@@ -37,12 +37,12 @@
 //! 5. **Contacts.** Each body's contacts are written into its [`Contacts`], for the bodies
 //!    that have one (it is opt-in).
 
+pub(crate) mod cell_cache;
+pub(crate) mod contact_lists;
 pub(crate) mod detection;
-pub(crate) mod gathered;
-pub(crate) mod layout;
 pub(crate) mod near;
 pub(crate) mod screen;
-pub(crate) mod snapshot;
+pub(crate) mod store;
 
 use bevy::ecs::entity::Entities;
 use bevy::ecs::schedule::InternedScheduleLabel;
@@ -51,11 +51,11 @@ use bevy::prelude::*;
 use crate::collision_events::{Change, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::contacts::{CollisionData, Contacts};
-use crate::fast::crew::CrewSlot;
+use crate::fast::workers::Workers;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted};
 use crate::pairs::detection::{DetectScratch, fill_contacts, find_pairs};
-use crate::pairs::snapshot::{BodyQuery, ContactLayout};
+use crate::pairs::store::{ContactStore, DetectionQuery};
 use crate::partition::Partition;
 use crate::rest_skipping::RestSkipping;
 use crate::schedule::PhysicsSystems;
@@ -97,15 +97,15 @@ pub struct PhysicsStats {
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
 pub(crate) fn detect_pairs(
-    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
+    (config, workers): (Res<PhysicsConfig>, Res<Workers>),
     (partition, skipping): (Res<Partition>, Res<RestSkipping>),
-    (bodies, entities): (BodyQuery, &Entities),
+    (bodies, entities): (DetectionQuery, &Entities),
     mut contacts: Query<(Entity, &mut Contacts)>,
     mut stats: ResMut<PhysicsStats>,
     (mut scratch, mut changes, mut layout): (
         Local<DetectScratch>,
         Local<Vec<Vec<Change>>>,
-        ResMut<ContactLayout>,
+        ResMut<ContactStore>,
     ),
     (mut started, mut ended): (
         MessageWriter<CollisionStarted>,
@@ -114,7 +114,7 @@ pub(crate) fn detect_pairs(
 ) {
     // 1 to 3. The snapshot, the pairs cell by cell, each body's contacts laid out.
     let found = find_pairs(
-        (&config, &crew),
+        (&config, &workers),
         (&partition, skipping.enabled),
         (&bodies, entities),
         (&mut scratch, &mut layout),
@@ -127,14 +127,14 @@ pub(crate) fn detect_pairs(
             &layout.last,
             |e| bodies.contains(e),
             (|k| found.keeps_all(&layout, k), found.same_slots()),
-            crew.threads(found.slots >= config.parallel_min_bodies),
+            workers.threads(found.slots >= config.parallel_min_bodies),
             &mut changes,
             &mut started,
             &mut ended,
         );
     }
     // 5. Each body's contacts into its `Contacts`.
-    fill_contacts(&mut contacts, &layout, (&config, &crew));
+    fill_contacts(&mut contacts, &layout, (&config, &workers));
     *stats = PhysicsStats {
         bodies: found.detected,
         awake_bodies: found.awake,
@@ -153,7 +153,7 @@ pub(crate) struct PairDetectionPlugin(pub(crate) InternedScheduleLabel);
 impl Plugin for PairDetectionPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PhysicsStats>()
-            .init_resource::<ContactLayout>()
+            .init_resource::<ContactStore>()
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .register_type::<Contacts>()

@@ -9,8 +9,8 @@
 //! block of 64 bodies, those whose pair this cell owns ([`shared_corner_bits`]) and whose grown
 //! boxes overlap. Only those are then confirmed one by one with the pair's own tolerance.
 //!
-//! The boxes are kept from one step to the next with the cell's gathered bodies
-//! (`crate::pairs::gathered`): only the bodies that moved are written again ([`CellBoxes::set`]).
+//! The boxes are kept from one step to the next with the cell's cell_cache bodies
+//! (`crate::pairs::cell_cache`): only the bodies that moved are written again ([`CellBoxes::set`]).
 //!
 //! [`shared_corner_bits`]: crate::partition::shared_corner_bits
 

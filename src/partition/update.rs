@@ -16,8 +16,8 @@ use bevy::utils::Parallel;
 use super::{CellRange, GridArea, GridAreas, Partition};
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
-use crate::fast::crew::CrewSlot;
 use crate::fast::rows::{Changes, DENSE, Rows, count_rows, for_each_piece};
+use crate::fast::workers::Workers;
 use crate::rest_skipping::memory::Awake;
 use crate::schedule::PhysicsSystems;
 use crate::tiles::TileMap;
@@ -84,7 +84,7 @@ type PartitionQuery<'w, 's> = Query<
 /// The bodies looked at are those that may have moved this step so far
 /// ([`Awake::may_have_moved`]) and the new ones.
 pub(crate) fn update_partition<const PARALLEL: bool>(
-    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
+    (config, workers): (Res<PhysicsConfig>, Res<Workers>),
     map: Res<TileMap>,
     mut partition: ResMut<Partition>,
     mut bodies: PartitionQuery,
@@ -125,7 +125,7 @@ pub(crate) fn update_partition<const PARALLEL: bool>(
             rows,
             entities.len(),
             total,
-            crew.threads(parallel),
+            workers.threads(parallel),
             |rows| {
                 let len = rows.row_count();
                 let (entities, (aabbs, rests), (areas, arrived)) = rows;

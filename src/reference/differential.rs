@@ -565,7 +565,7 @@ fn carried_and_crushed_bodies_move_the_same_in_both() {
 
 /// A row of 150 crates on the floor, each 2 units into the next, then walking to and fro:
 /// relaxation's horizontal phase starts from far more bodies than the few it sweeps on one
-/// thread, so the fast path sweeps its two orders at once on the crew's threads, and agrees
+/// thread, so the fast path sweeps its two orders at once on the workers' threads, and agrees
 /// with the reference step bit for bit, with rest skipping and without.
 #[test]
 fn a_long_row_relaxes_the_same_in_both_with_both_orders_at_once() {
@@ -581,7 +581,7 @@ fn a_long_row_relaxes_the_same_in_both_with_both_orders_at_once() {
 }
 
 /// A crowd walking into the walls and jumping, as the benchmark's crowd (`BENCH_SCENE.md`),
-/// relaxed with 4 passes on many small cells and the crew's threads: the relaxation searches of
+/// relaxed with 4 passes on many small cells and the workers' threads: the relaxation searches of
 /// a crowd (every body filed, the pairs the response and the passes make) agree bit for bit,
 /// with rest skipping and without.
 #[test]
@@ -640,7 +640,7 @@ fn walled_box(left: i32, width: i32) -> TileMap {
 }
 
 /// Bodies (centre, half extents) on `map`, relaxed with 4 passes on partition cells of
-/// `cell_tiles` tiles and the crew's threads, their speeds set by `drive(step, body, velocity)`
+/// `cell_tiles` tiles and the workers' threads, their speeds set by `drive(step, body, velocity)`
 /// before each of `steps` steps: the fast path and the reference step agree bit for bit at
 /// every step, with rest skipping and without. Returns the furthest any body of the fast path
 /// got from where it started.

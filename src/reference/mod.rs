@@ -53,7 +53,7 @@ use bevy::prelude::*;
 use crate::body::{
     Aabb, BodyState, BodySwitches, OldPosition, Velocity, WholeBody, warn_bits, warn_once_while,
 };
-use crate::carry::{Link, carried_change, carry};
+use crate::carry::{ChainLink, carried_change, carry};
 use crate::config::{CheckedFall, PhysicsConfig};
 use crate::contacts::{CollisionData, Contacts};
 use crate::flags::{PushFlags, Side, side_bit};
@@ -255,7 +255,7 @@ fn carry_riders(bodies: &mut [Body], step: &Step) {
     let friction = step.config.ground_friction > 0.0;
     let link = |b: &Body| {
         let grips = friction && b.switches.friction;
-        Link::of((b.kinematic, grips), b.velocity, &b.flags, &b.state)
+        ChainLink::of((b.kinematic, grips), b.velocity, &b.flags, &b.state)
     };
     let changes: Vec<Vec2> = bodies
         .iter()

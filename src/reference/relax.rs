@@ -11,7 +11,7 @@ use crate::body::{warn_bits, warn_once_while};
 use crate::geometry::{pair_skin, signed_overlap_within, within_reach};
 use crate::messages::Squished;
 use crate::relax::pass::{
-    ALL_SIDES, Direction, Mobility, Phase, Piece, merge, unchanged, visit, whole_path,
+    ALL_SIDES, Direction, Mobility, Phase, RelaxBody, merge, unchanged, visit, whole_path,
 };
 use crate::relax::squeeze::{Squeezes, find_squeezes, squished_by_relaxation};
 
@@ -60,7 +60,7 @@ pub(super) fn relax(
                 .collect()
         })
         .collect();
-    let mut pieces: Vec<Piece> = bodies.iter().map(piece).collect();
+    let mut pieces: Vec<RelaxBody> = bodies.iter().map(piece).collect();
     let origin: Vec<Vec2> = pieces.iter().map(|p| p.center).collect();
     let map = step.map;
     for _ in 0..passes {
@@ -104,7 +104,7 @@ pub(super) fn relax(
 
 /// A body as relaxation begins: where the response left it, blocked where it touches tiles; a
 /// kinematic body never moves.
-fn piece(body: &Body) -> Piece {
+fn piece(body: &Body) -> RelaxBody {
     let (blocked, mobility) = if body.kinematic {
         (ALL_SIDES, Mobility::Fixed)
     } else if !body.switches.world_collision {
@@ -115,7 +115,7 @@ fn piece(body: &Body) -> Piece {
             Mobility::Swept(super::pass_through(&body.switches)),
         )
     };
-    Piece {
+    RelaxBody {
         center: body.aabb.center,
         half: body.aabb.half_extents,
         blocked,
@@ -128,7 +128,7 @@ fn piece(body: &Body) -> Piece {
 /// phase found them, then the sweep back from the partners behind the bodies it left short.
 fn sweep_and_back(
     map: &crate::tiles::TileMap,
-    pieces: &mut [Piece],
+    pieces: &mut [RelaxBody],
     partners: &[Vec<usize>],
     (start, touch): (&[Vec2], f32),
     dir: Direction,
@@ -160,7 +160,7 @@ fn sweep_and_back(
 /// the bodies left short.
 fn sweep(
     map: &crate::tiles::TileMap,
-    pieces: &mut [Piece],
+    pieces: &mut [RelaxBody],
     partners: &[Vec<usize>],
     (phase, dir): (&Phase, Direction),
     mut to_visit: Vec<bool>,

@@ -1,6 +1,6 @@
 //! The groups relaxation solves apart: each body the response left unsettled, with every body
 //! linked to it through partners, laid out group after group with partner lists by place in
-//! the group; and the cutting of the groups into pieces for the crew's threads.
+//! the group; and the cutting of the groups into pieces for the workers' threads.
 //!
 //! A body's partners are its contacts at detection and its near pairs (detection's lists), and
 //! the bodies near it or touching it where the response left them when the response moved it
@@ -12,10 +12,10 @@
 
 use bevy::prelude::*;
 
-use super::pass::{ALL_SIDES, Mobility, Partners, Piece};
+use super::pass::{ALL_SIDES, Mobility, Partners, RelaxBody};
 use crate::body::Aabb;
 use crate::geometry::{pair_skin, signed_overlap_within, within_reach};
-use crate::pairs::snapshot::ContactLayout;
+use crate::pairs::store::ContactStore;
 use crate::partition::Partition;
 use crate::response::ended::ResponseEnds;
 use crate::tiles::collide::PassThrough;
@@ -24,7 +24,7 @@ use crate::tiles::collide::PassThrough;
 #[derive(Default)]
 pub(super) struct Groups {
     /// The bodies of every group, group after group, as relaxation moves them.
-    pub(super) pieces: Vec<Piece>,
+    pub(super) pieces: Vec<RelaxBody>,
     /// Each body's slot in the contact layout.
     pub(super) slots: Vec<u32>,
     /// Where each group ends in `pieces` (group `g` starts where group `g - 1` ends).
@@ -45,17 +45,17 @@ const NOWHERE: u32 = u32::MAX;
 
 /// What the step left for relaxation: detection's contact layout, and where the response left
 /// each body.
-pub(super) type Step<'a> = (&'a ContactLayout, &'a ResponseEnds);
+pub(super) type Step<'a> = (&'a ContactStore, &'a ResponseEnds);
 
 /// Slot `k` as relaxation's passes begin: a body the response handled where it left it,
 /// blocked where it touches tiles; any other (kinematic, or an empty slot) where detection saw
 /// it, never moved. And whether it is quiet (see [`ResponseEnd::quiet`]).
 ///
 /// [`ResponseEnd::quiet`]: crate::response::ended::ResponseEnd::quiet
-fn piece_of((layout, ends): Step, k: usize) -> (Piece, bool) {
-    let snap = &layout.snaps[k];
+fn piece_of((layout, ends): Step, k: usize) -> (RelaxBody, bool) {
+    let snap = &layout.records[k];
     let Some(end) = ends.end(layout, k) else {
-        let piece = Piece {
+        let piece = RelaxBody {
             center: snap.center,
             half: snap.half,
             blocked: ALL_SIDES,
@@ -71,7 +71,7 @@ fn piece_of((layout, ends): Step, k: usize) -> (Piece, bool) {
             climbing: end.climbing,
         }),
     };
-    let piece = Piece {
+    let piece = RelaxBody {
         center: end.center,
         half: snap.half,
         blocked: end.tile_sides,
@@ -87,7 +87,7 @@ impl Groups {
     /// pairs), each group's in the order they are reached.
     pub(super) fn build(&mut self, step: Step, (partition, touch): (&Partition, f32)) {
         let layout = step.0;
-        let slots = layout.snaps.len();
+        let slots = layout.records.len();
         self.find_far_pairs(step, (partition, touch));
         self.pieces.clear();
         self.slots.clear();
@@ -153,7 +153,7 @@ impl Groups {
         self.far_pairs.clear();
         let reach = partition.reach();
         let half_reach = 0.5 * reach;
-        for (k, snap) in layout.snaps.iter().enumerate() {
+        for (k, snap) in layout.records.iter().enumerate() {
             let Some(end) = ends.end(layout, k) else {
                 continue;
             };
@@ -167,9 +167,9 @@ impl Groups {
         }
         let at = |k: usize| piece_of(step, k).0;
         // Whether far body `k` (at `a`) and body `j` are within reach and no partners yet.
-        let new_pair = |(k, a): (usize, &Piece), j: usize| {
+        let new_pair = |(k, a): (usize, &RelaxBody), j: usize| {
             let b = at(j);
-            let (sa, sb) = (&layout.snaps[k], &layout.snaps[j]);
+            let (sa, sb) = (&layout.records[k], &layout.records[j]);
             let skin = pair_skin(touch, a.center, b.center);
             j != k
                 && sa.layers.interacts_with(sb.layers)

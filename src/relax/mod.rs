@@ -57,7 +57,7 @@
 //! a body the response left unsettled (moved, or overlapping a partner by more than the
 //! tolerance on both axes), with every body linked to it through partners. A body in no group
 //! would not be moved by any pass. The groups are cut into pieces of whole groups solved on
-//! the crew's threads; a group's outcome depends on nothing else, so neither does the step's
+//! the workers' threads; a group's outcome depends on nothing else, so neither does the step's
 //! on the thread count, the order of the bodies or of their partners. The reference step
 //! (`src/reference/relax.rs`) relaxes every body in one list, every pair of it, and the
 //! differential test requires the same outcome bit for bit.
@@ -75,11 +75,11 @@ use core::ops::DerefMut;
 
 use crate::body::{Aabb, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
-use crate::fast::crew::CrewSlot;
 use crate::fast::parallel::{CHUNKS, for_each_split};
+use crate::fast::workers::Workers;
 use crate::messages::{InEntityOrder, Squished};
 use crate::pairs::PhysicsStats;
-use crate::pairs::snapshot::ContactLayout;
+use crate::pairs::store::ContactStore;
 use crate::partition::Partition;
 use crate::response::RespondSteps;
 use crate::response::ended::ResponseEnds;
@@ -92,7 +92,7 @@ pub(crate) mod pass;
 pub(crate) mod squeeze;
 
 use groups::{Groups, Step};
-use pass::{Buffers, Piece, relax_group};
+use pass::{Buffers, RelaxBody, relax_group};
 use squeeze::{PressedBy, Squeezes, find_squeezes, squished_by_relaxation};
 
 /// Part of [`PhysicsPlugin`](crate::PhysicsPlugin): after the response, what still overlaps is
@@ -129,7 +129,7 @@ impl Plugin for RelaxationPlugin {
 #[derive(Default)]
 struct Relaxation {
     groups: Groups,
-    pieces: Vec<Piece>,
+    pieces: Vec<RelaxBody>,
     /// One per piece of whole groups.
     parts: Vec<Part>,
     /// By slot: squeezed this step.
@@ -151,18 +151,18 @@ struct Part {
     squeezed: Vec<(usize, [Option<PressedBy>; 4])>,
 }
 
-/// Relaxes the groups of the step (see the [algorithm](self)), on the crew's threads above
+/// Relaxes the groups of the step (see the [algorithm](self)), on the workers' threads above
 /// [`PhysicsConfig::parallel_min_bodies`], writes back the bodies it moved (box, `Transform`),
 /// reports the squeezes it left ([`Squished`], once per episode, in entity order), and counts
 /// its passes and the bodies it moved in [`PhysicsStats`].
 fn relax_bodies(
-    (config, crew, map, partition): (
+    (config, workers, map, partition): (
         Res<PhysicsConfig>,
-        Res<CrewSlot>,
+        Res<Workers>,
         Res<TileMap>,
         Res<Partition>,
     ),
-    (layout, ends, mut stats): (Res<ContactLayout>, Res<ResponseEnds>, ResMut<PhysicsStats>),
+    (layout, ends, mut stats): (Res<ContactStore>, Res<ResponseEnds>, ResMut<PhysicsStats>),
     mut bodies: MovingBodies<Transform>,
     mut relaxation: Local<Relaxation>,
     mut squished: MessageWriter<Squished>,
@@ -180,7 +180,7 @@ fn relax_bodies(
     core::mem::swap(pieces, &mut groups.pieces);
     let (map, groups) = (&*map, &*groups);
     let settings = (config.relaxation_passes, config.contact_tolerance);
-    let threads = crew.threads(pieces.len() >= config.parallel_min_bodies);
+    let threads = workers.threads(pieces.len() >= config.parallel_min_bodies);
     parts.resize_with(CHUNKS, Part::default);
     let cut = |i: usize| (groups.cut(i, CHUNKS), i + 1);
     for_each_split(pieces, parts, CHUNKS, cut, threads, |i, pieces, part| {
@@ -214,14 +214,14 @@ fn relax_bodies(
     // Write back the bodies that moved, remembering where they are for the next step.
     let slot_of = |i: usize| groups.slots[i] as usize;
     written.note((&layout, &ends), pieces, slot_of);
-    let parallel = (&*crew, config.parallel_min_bodies);
+    let parallel = (&*workers, config.parallel_min_bodies);
     stats.relaxation_passes = parts.iter().map(|p| p.passes).max().unwrap_or(0) as usize;
     let step = (&*layout, &*ends);
     stats.relaxed_bodies += written.write(step, pieces, groups, &mut bodies, parallel);
     // Start the episodes of the squeezed, and end those of the bodies squeezed no more.
-    let entity_of = |i: usize| layout.snaps[slot_of(i)].entity;
+    let entity_of = |i: usize| layout.records[slot_of(i)].entity;
     squeezed.clear();
-    squeezed.resize(layout.snaps.len(), false);
+    squeezed.resize(layout.records.len(), false);
     for (i, pressers) in parts.iter().flat_map(|p| &p.squeezed) {
         squeezed[slot_of(*i)] = true;
         let entity = entity_of(*i);
@@ -263,10 +263,15 @@ const WRITE_BY_ROWS: usize = 32;
 impl Written {
     /// Notes each body relaxation left away from where the response left it
     /// ([`ResponseEnds::moved_by_relaxation`]).
-    fn note(&mut self, (layout, ends): Step, pieces: &[Piece], slot_of: impl Fn(usize) -> usize) {
+    fn note(
+        &mut self,
+        (layout, ends): Step,
+        pieces: &[RelaxBody],
+        slot_of: impl Fn(usize) -> usize,
+    ) {
         self.places.clear();
         self.marks.clear();
-        self.marks.resize(layout.snaps.len(), false);
+        self.marks.resize(layout.records.len(), false);
         for (i, piece) in pieces.iter().enumerate() {
             if ends.moved_by_relaxation(layout, slot_of(i), piece.center) {
                 self.places.push(i as u32);
@@ -276,16 +281,16 @@ impl Written {
     }
 
     /// Puts each body noted where `pieces` has it: read by rows when they are many (on the
-    /// crew's threads from `parallel.1` bodies), else each looked up. Returns how many.
+    /// workers' threads from `parallel.1` bodies), else each looked up. Returns how many.
     fn write(
         &self,
         (layout, ends): Step,
-        pieces: &[Piece],
+        pieces: &[RelaxBody],
         groups: &Groups,
         bodies: &mut MovingBodies<Transform>,
-        parallel: (&CrewSlot, usize),
+        parallel: (&Workers, usize),
     ) -> usize {
-        if self.places.len() * WRITE_BY_ROWS >= layout.snaps.len() {
+        if self.places.len() * WRITE_BY_ROWS >= layout.records.len() {
             // Each moved slot's centre, by slot, for the rows to read.
             let marks = &self.marks;
             let skip = |entities: &[Entity]| {
@@ -301,7 +306,7 @@ impl Written {
         } else {
             for &i in &self.places {
                 let k = groups.slots[i as usize] as usize;
-                if let Ok(mut body) = bodies.get_mut(layout.snaps[k].entity) {
+                if let Ok(mut body) = bodies.get_mut(layout.records[k].entity) {
                     let awake = body.awake.bypass_change_detection();
                     place(
                         pieces[i as usize].center,

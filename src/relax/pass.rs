@@ -14,7 +14,7 @@ use crate::tiles::collide::{PassThrough, sweep_displacement};
 
 /// A body as relaxation sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Piece {
+pub(crate) struct RelaxBody {
     pub(crate) center: Vec2,
     pub(crate) half: Vec2,
     /// The sides it cannot be pushed toward (left 1, right 2, top 4, bottom 8).
@@ -97,7 +97,7 @@ pub(crate) fn ordered_bits(f: f32) -> u32 {
 impl Phase<'_> {
     /// Body `k`'s place in a sweep along `dir`, lowest first: its centre where the phase found
     /// it along `dir`'s axis, then its entity.
-    pub(crate) fn key(&self, pieces: &[Piece], k: usize, dir: Direction) -> u128 {
+    pub(crate) fn key(&self, pieces: &[RelaxBody], k: usize, dir: Direction) -> u128 {
         let place =
             u128::from(ordered_bits(self.start[k][dir.axis])) << 64 | u128::from(pieces[k].id);
         if dir.ahead {
@@ -108,7 +108,12 @@ impl Phase<'_> {
     }
 
     /// Whether body `i` comes before body `j` in a sweep along `dir`.
-    pub(crate) fn before(&self, pieces: &[Piece], (i, j): (usize, usize), dir: Direction) -> bool {
+    pub(crate) fn before(
+        &self,
+        pieces: &[RelaxBody],
+        (i, j): (usize, usize),
+        dir: Direction,
+    ) -> bool {
         self.key(pieces, i, dir) < self.key(pieces, j, dir)
     }
 
@@ -118,7 +123,7 @@ impl Phase<'_> {
     /// them.
     pub(crate) fn pair_along(
         &self,
-        pieces: &[Piece],
+        pieces: &[RelaxBody],
         (i, j): (usize, usize),
         axis: usize,
     ) -> Option<f32> {
@@ -141,7 +146,7 @@ impl Phase<'_> {
     /// Where (signed: the coordinate times the direction's sign) body `i` has body `j` go in a
     /// sweep along `dir`, if `i` comes before `j`, their pair is settled along the axis, and
     /// that is beyond `j` by more than the pair's tolerance.
-    fn wanted(&self, pieces: &[Piece], (i, j): (usize, usize), dir: Direction) -> Option<f32> {
+    fn wanted(&self, pieces: &[RelaxBody], (i, j): (usize, usize), dir: Direction) -> Option<f32> {
         if !self.before(pieces, (i, j), dir) {
             return None;
         }
@@ -153,7 +158,7 @@ impl Phase<'_> {
     /// that is beyond `j` by more than the pair's tolerance.
     fn beyond(
         &self,
-        pieces: &[Piece],
+        pieces: &[RelaxBody],
         (i, j): (usize, usize),
         gap: f32,
         dir: Direction,
@@ -170,7 +175,7 @@ impl Phase<'_> {
     /// ([`wanted`](Self::wanted)).
     pub(crate) fn need(
         &self,
-        pieces: &[Piece],
+        pieces: &[RelaxBody],
         j: usize,
         partners: impl IntoIterator<Item = usize>,
         dir: Direction,
@@ -186,7 +191,7 @@ impl Phase<'_> {
     /// once so finds every body with a need.
     pub(crate) fn needs(
         &self,
-        pieces: &[Piece],
+        pieces: &[RelaxBody],
         (i, j): (usize, usize),
         (dir, both): (Direction, bool),
     ) -> [Option<usize>; 2] {
@@ -219,7 +224,7 @@ pub(crate) struct Visit {
 /// blocked, or a push stopped, leaves it blocked there.
 pub(crate) fn visit(
     map: &TileMap,
-    pieces: &mut [Piece],
+    pieces: &mut [RelaxBody],
     j: usize,
     (need, dir): (f32, Direction),
     touch: f32,
@@ -268,7 +273,13 @@ pub(crate) fn apply_push(
 /// middle when both moved it only along x (it lies on their paths); else halfway from `mine`
 /// through the tile sweep (the middle of two places on a slope can lie inside it). Blocked
 /// where either blocked it.
-pub(crate) fn merge(map: &TileMap, mine: &mut Piece, theirs: &Piece, start: Vec2, touch: f32) {
+pub(crate) fn merge(
+    map: &TileMap,
+    mine: &mut RelaxBody,
+    theirs: &RelaxBody,
+    start: Vec2,
+    touch: f32,
+) {
     if mine.center.y == start.y && theirs.center.y == start.y {
         if mine.center.x != theirs.center.x {
             mine.center.x = (mine.center.x + theirs.center.x) * 0.5;
@@ -287,7 +298,7 @@ pub(crate) fn merge(map: &TileMap, mine: &mut Piece, theirs: &Piece, start: Vec2
 /// Where a body relaxation moved along both axes ends: where the tile sweep takes it from
 /// `origin` (where relaxation found it) by its whole displacement, so a body pushed round a
 /// tile's corner in separate pushes is stopped by the tile instead.
-pub(crate) fn whole_path(map: &TileMap, piece: &Piece, origin: Vec2, touch: f32) -> Vec2 {
+pub(crate) fn whole_path(map: &TileMap, piece: &RelaxBody, origin: Vec2, touch: f32) -> Vec2 {
     let moved = piece.center - origin;
     match piece.mobility {
         Mobility::Swept(pass) if moved.x != 0.0 && moved.y != 0.0 && moved.is_finite() => {
@@ -298,13 +309,13 @@ pub(crate) fn whole_path(map: &TileMap, piece: &Piece, origin: Vec2, touch: f32)
 }
 
 /// Whether a pass changed nothing: every body where it was (bit for bit), blocked where it was.
-pub(crate) fn unchanged(pieces: &[Piece], before: &[Piece]) -> bool {
-    let bits = |p: &Piece| (p.center.x.to_bits(), p.center.y.to_bits(), p.blocked);
+pub(crate) fn unchanged(pieces: &[RelaxBody], before: &[RelaxBody]) -> bool {
+    let bits = |p: &RelaxBody| (p.center.x.to_bits(), p.center.y.to_bits(), p.blocked);
     pieces.iter().zip(before).all(|(a, b)| bits(a) == bits(b))
 }
 
 /// Whether two boxes overlap by more than `touch` on both axes (boxes without area never do).
-pub(crate) fn overlapping(a: &Piece, b: &Piece, touch: f32) -> bool {
+pub(crate) fn overlapping(a: &RelaxBody, b: &RelaxBody, touch: f32) -> bool {
     let o = (a.half + b.half) - (a.center - b.center).abs();
     o.x > touch && o.y > touch && a.half.min_element() != 0.0 && b.half.min_element() != 0.0
 }
@@ -332,9 +343,9 @@ pub(crate) struct Buffers {
     /// Where the phase found each body.
     start: Vec<Vec2>,
     /// The bodies as the pass found them.
-    before: Vec<Piece>,
+    before: Vec<RelaxBody>,
     /// The bodies as the horizontal phase's leftward order leaves them.
-    other: Vec<Piece>,
+    other: Vec<RelaxBody>,
     /// Which sweep last queued each body, and the last mark handed out.
     queued: Vec<u32>,
     mark: u32,
@@ -349,7 +360,7 @@ pub(crate) struct Buffers {
 /// many passes changed it.
 pub(crate) fn relax_group(
     map: &TileMap,
-    pieces: &mut [Piece],
+    pieces: &mut [RelaxBody],
     partners: Partners,
     (passes, touch): (u32, f32),
     b: &mut Buffers,
@@ -396,7 +407,7 @@ pub(crate) fn relax_group(
     changed
 }
 
-fn start_phase(pieces: &[Piece], b: &mut Buffers) {
+fn start_phase(pieces: &[RelaxBody], b: &mut Buffers) {
     b.start.clear();
     b.start.extend(pieces.iter().map(|p| p.center));
 }
@@ -405,7 +416,7 @@ fn start_phase(pieces: &[Piece], b: &mut Buffers) {
 /// (into `b.back`) start from: those with a need where the phase found them, each pair read
 /// once.
 fn seed(
-    pieces: &[Piece],
+    pieces: &[RelaxBody],
     partners: Partners,
     (dir, both): (Direction, bool),
     touch: f32,
@@ -430,7 +441,7 @@ fn seed(
 /// it left short.
 fn sweep_and_back(
     map: &TileMap,
-    pieces: &mut [Piece],
+    pieces: &mut [RelaxBody],
     partners: Partners,
     dir: Direction,
     touch: f32,
@@ -457,7 +468,7 @@ fn sweep_and_back(
 /// pushed to its need; those left short go to `b.short`.
 fn sweep(
     map: &TileMap,
-    pieces: &mut [Piece],
+    pieces: &mut [RelaxBody],
     partners: Partners,
     dir: Direction,
     touch: f32,

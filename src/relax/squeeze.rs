@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::body::Aabb;
 
-use super::pass::{Mobility, Piece, ordered_bits, overlapping};
+use super::pass::{Mobility, RelaxBody, ordered_bits, overlapping};
 use crate::flags::{Side, side_bit};
 use crate::geometry::{pair_skin, signed_overlap_within};
 use crate::messages::{Presser, Squished};
@@ -43,7 +43,7 @@ pub(crate) struct Squeezes {
 /// entity, the lower one below), so a gap within `skin` faces like an overlap, and a body on
 /// another's side `s` is always further that way along the axis of `s`, in the order of
 /// (centre, entity): the bodies pressing each other never go round in a circle.
-fn facing(a: &Piece, b: &Piece, o: Vec2, skin: f32) -> Option<Side> {
+fn facing(a: &RelaxBody, b: &RelaxBody, o: Vec2, skin: f32) -> Option<Side> {
     let (ax, ay) = (o.x.abs(), o.y.abs());
     let horizontal = match (ax <= skin, ay <= skin) {
         (true, true) => return None,
@@ -75,7 +75,7 @@ fn across(sides: u8) -> u8 {
 /// Finds the squeezes relaxation left in `pieces` (see the [algorithm](super)), whose
 /// partners are `partners(k)`, into `out`.
 pub(crate) fn find_squeezes<P>(
-    pieces: &[Piece],
+    pieces: &[RelaxBody],
     partners: impl Fn(usize) -> P,
     touch: f32,
     out: &mut Squeezes,
@@ -162,8 +162,12 @@ impl Squeezes {
     /// moves is blocked on every side), and those touching or overlapping there a body
     /// pressed there. That body lies further that way ([`facing`]), so one visit of the
     /// bodies from the furthest settles each after those it depends on.
-    fn pressed_on<P, F, S>(&mut self, side: Side, pieces: &[Piece], (partners, side_of): (&F, &S))
-    where
+    fn pressed_on<P, F, S>(
+        &mut self,
+        side: Side,
+        pieces: &[RelaxBody],
+        (partners, side_of): (&F, &S),
+    ) where
         P: Iterator<Item = usize>,
         F: Fn(usize) -> P,
         S: Fn(usize, usize) -> Option<Side>,
@@ -175,7 +179,7 @@ impl Squeezes {
             Side::Bottom => (1, false),
             Side::Top => (1, true),
         };
-        let key = |p: &Piece| {
+        let key = |p: &RelaxBody| {
             let sign = if ahead { 1.0 } else { -1.0 };
             // `+ 0.0`: -0 as 0, as `facing` compares them.
             u128::from(ordered_bits(sign * p.center[axis] + 0.0)) << 64

@@ -9,8 +9,8 @@ const LEFT: u8 = 1;
 const RIGHT: u8 = 2;
 const BOTTOM: u8 = 8;
 
-fn piece(x: f32, y: f32, blocked: u8) -> Piece {
-    Piece {
+fn piece(x: f32, y: f32, blocked: u8) -> RelaxBody {
+    RelaxBody {
         center: Vec2::new(x, y),
         half: Vec2::splat(6.0),
         blocked,
@@ -32,7 +32,7 @@ fn all_pairs(n: usize) -> (Vec<u32>, Vec<u32>) {
 
 /// Relaxes `pieces` on `map` with every pair partners, for `passes` passes; returns how many
 /// changed them.
-fn solve(map: &TileMap, pieces: &mut [Piece], passes: u32) -> u32 {
+fn solve(map: &TileMap, pieces: &mut [RelaxBody], passes: u32) -> u32 {
     let (starts, others) = all_pairs(pieces.len());
     let partners = Partners {
         starts: &starts,
@@ -48,7 +48,7 @@ fn solve(map: &TileMap, pieces: &mut [Piece], passes: u32) -> u32 {
 }
 
 /// Relaxes `pieces` (every pair partners, no tiles) for `passes` passes; ids follow the list.
-fn relaxed(mut pieces: Vec<Piece>, passes: u32) -> Vec<Piece> {
+fn relaxed(mut pieces: Vec<RelaxBody>, passes: u32) -> Vec<RelaxBody> {
     for (k, p) in pieces.iter_mut().enumerate() {
         p.id = k as u64 + 1;
     }
@@ -56,7 +56,7 @@ fn relaxed(mut pieces: Vec<Piece>, passes: u32) -> Vec<Piece> {
     pieces
 }
 
-fn centers(pieces: &[Piece]) -> Vec<Vec2> {
+fn centers(pieces: &[RelaxBody]) -> Vec<Vec2> {
     pieces.iter().map(|p| p.center).collect()
 }
 
@@ -149,8 +149,8 @@ fn bodies_that_are_not_partners_are_not_pushed_apart() {
 #[test]
 fn the_order_of_the_bodies_in_the_list_changes_nothing() {
     let mut u = crate::test_rng::unit_floats(7);
-    let mut pieces: Vec<Piece> = (0..40)
-        .map(|k| Piece {
+    let mut pieces: Vec<RelaxBody> = (0..40)
+        .map(|k| RelaxBody {
             center: Vec2::new(u() * 60.0, u() * 60.0),
             half: Vec2::new(2.0 + u() * 6.0, 2.0 + u() * 6.0),
             blocked: 0,
@@ -158,7 +158,7 @@ fn the_order_of_the_bodies_in_the_list_changes_nothing() {
             mobility: Mobility::Free,
         })
         .collect();
-    let solve = |list: &[Piece]| {
+    let solve = |list: &[RelaxBody]| {
         let mut list = list.to_vec();
         let (starts, mut others) = all_pairs(list.len());
         // Each body's partners in another order.
@@ -196,7 +196,7 @@ fn a_body_pushed_round_a_tiles_corner_is_stopped_by_the_tile() {
     // one on its left: in two pushes it would end on the tile. Swept along its whole
     // displacement, it meets the tile's bottom face.
     let map = TileMap::from_ascii("....\n..#.\n....\n....", 16.0).unwrap();
-    let fixed = |center: Vec2, half: Vec2, id| Piece {
+    let fixed = |center: Vec2, half: Vec2, id| RelaxBody {
         center,
         half,
         blocked: ALL_SIDES,
@@ -205,7 +205,7 @@ fn a_body_pushed_round_a_tiles_corner_is_stopped_by_the_tile() {
     };
     let crate_at = Vec2::new(12.0, 20.0);
     let mut pieces = vec![
-        Piece {
+        RelaxBody {
             center: crate_at,
             half: Vec2::new(20.0, 6.0),
             blocked: 0,
@@ -248,7 +248,7 @@ fn a_stack_between_the_floor_and_a_kinematic_body_is_squeezed() {
     let mut pieces = vec![
         piece(0.0, 6.0, BOTTOM),
         piece(0.0, 14.0, 0),
-        Piece {
+        RelaxBody {
             mobility: Mobility::Fixed,
             blocked: ALL_SIDES,
             ..piece(0.0, 26.0, 0)
@@ -317,11 +317,11 @@ fn one_way_surface(map: &TileMap, tile: IVec2, center: Vec2, half: Vec2) -> Opti
 
 /// Random scene `case`: a map with tiles of every kind, and a heap of eight bodies of every
 /// size up to several tiles inside each other, clear of tiles, some standing on them.
-fn heap_scene(case: u32) -> (TileMap, Vec<Piece>) {
+fn heap_scene(case: u32) -> (TileMap, Vec<RelaxBody>) {
     let mut u = crate::test_rng::unit_floats(0x4EA1_0000 + case);
     let map = random_map(&mut u);
     let spot = Vec2::new(32.0 + u() * 320.0, 24.0 + u() * 160.0);
-    let mut pieces: Vec<Piece> = vec![];
+    let mut pieces: Vec<RelaxBody> = vec![];
     for attempt in 0..200 {
         if pieces.len() == 8 {
             break;
@@ -345,7 +345,7 @@ fn heap_scene(case: u32) -> (TileMap, Vec<Piece>) {
             drop_through: u() < 0.1,
             climbing: u() < 0.1,
         };
-        pieces.push(Piece {
+        pieces.push(RelaxBody {
             center,
             half,
             blocked: 0,

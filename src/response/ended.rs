@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use crate::body::BodySwitches;
-use crate::pairs::snapshot::ContactLayout;
+use crate::pairs::store::ContactStore;
 
 /// One slot's record: its centre's bits and [`How`] bits. Atomics, so the response's threads
 /// each write their own bodies' slots through a shared layout.
@@ -120,8 +120,9 @@ pub(crate) struct ResponseEnds {
 
 impl ResponseEnds {
     /// One record per slot of `layout` (new slots unrecorded).
-    pub(crate) fn fit(&mut self, layout: &ContactLayout) {
-        self.ends.resize_with(layout.snaps.len(), Default::default);
+    pub(crate) fn fit(&mut self, layout: &ContactStore) {
+        self.ends
+            .resize_with(layout.records.len(), Default::default);
     }
 
     /// Records where the response left `entity` (if it was detected): its centre, the sides
@@ -129,13 +130,13 @@ impl ResponseEnds {
     #[inline]
     pub(crate) fn record(
         &self,
-        layout: &ContactLayout,
+        layout: &ContactStore,
         entity: Entity,
         (center, tile_sides): (Vec2, u8),
         switches: &BodySwitches,
     ) {
         if let Some(k) = layout.now.slot(entity) {
-            let quiet = center == layout.snaps[k].center && layout.shallow(k);
+            let quiet = center == layout.records[k].center && layout.shallow(k);
             self.ends[k].record(center, tile_sides, switches, quiet);
         }
     }
@@ -143,8 +144,8 @@ impl ResponseEnds {
     /// Where the response left slot `k`'s body, if it is a body the response handled (not
     /// kinematic, not an empty slot).
     #[inline]
-    pub(crate) fn end(&self, layout: &ContactLayout, k: usize) -> Option<ResponseEnd> {
-        let snap = &layout.snaps[k];
+    pub(crate) fn end(&self, layout: &ContactStore, k: usize) -> Option<ResponseEnd> {
+        let snap = &layout.records[k];
         if snap.kinematic || snap.entity == Entity::PLACEHOLDER {
             return None;
         }
@@ -156,7 +157,7 @@ impl ResponseEnds {
     #[inline]
     pub(crate) fn moved_by_relaxation(
         &self,
-        layout: &ContactLayout,
+        layout: &ContactStore,
         k: usize,
         center: Vec2,
     ) -> bool {

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::body::{Aabb, BodyState};
 use crate::config::PhysicsConfig;
 use crate::pairs::PhysicsStats;
-use crate::pairs::snapshot::ContactLayout;
+use crate::pairs::store::ContactStore;
 
 /// Overlaps deeper than this are counted in [`PhysicsStats::pairs_over_one_unit`].
 const ONE_UNIT: f32 = 1.0;
@@ -26,7 +26,7 @@ pub(crate) fn measuring(config: Res<PhysicsConfig>) -> bool {
 /// detected pairs reads them by slot; a body's state is looked up only for the few pairs deeper
 /// than the deepest so far or than one unit.
 pub(crate) fn measure_overlaps(
-    layout: Res<ContactLayout>,
+    layout: Res<ContactStore>,
     bodies: Query<(Entity, &Aabb, &BodyState)>,
     mut stats: ResMut<PhysicsStats>,
     mut boxes: Local<Vec<Option<Aabb>>>,

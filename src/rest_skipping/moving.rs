@@ -7,10 +7,10 @@ use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
 use crate::body::{Aabb, BodyState, BodySwitches, Kinematic, Velocity};
-use crate::fast::crew::CrewSlot;
 use crate::fast::rows::{
     Column, DENSE, Rows, Tracked, count_rows, for_each_piece, stamp_writes, unpack,
 };
+use crate::fast::workers::Workers;
 use crate::flags::PushFlags;
 use crate::rest_skipping::memory::{Awake, Rest};
 
@@ -59,7 +59,7 @@ pub(crate) struct MovingBody<'a, C> {
 #[track_caller]
 pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
     bodies: &mut MovingBodies<C>,
-    (crew, parallel_min): (&CrewSlot, usize),
+    (workers, parallel_min): (&Workers, usize),
     skip: impl Fn(&[Entity]) -> S + Sync,
     work: impl Fn(MovingBody<C>) + Sync,
 ) where
@@ -97,7 +97,7 @@ pub(crate) fn for_each_moving_body<C: Component<Mutability = Mutable>, S>(
             rows,
             entities.len(),
             total,
-            crew.threads(parallel),
+            workers.threads(parallel),
             |rows| {
                 let len = rows.row_count();
                 let (entities, (mut a, mut v), mut f, mut s, (switches, mut o, (rests, awake))) =

@@ -33,7 +33,7 @@ pub(crate) struct TileMemo {
     /// The pass-through switches, the friction switch and the slope-walking switch, as bits.
     #[reflect(ignore)]
     switches: u8,
-    /// The [`MemoEpoch`] the entry was made in; 0 is never one, so a new memo matches nothing.
+    /// The [`MemoGeneration`] the entry was made in; 0 is never one, so a new memo matches nothing.
     #[reflect(ignore)]
     epoch: u32,
     /// The body's centre and velocity after the collision.
@@ -50,7 +50,7 @@ impl TileMemo {
     /// [`collide_with_tiles`] for `body`, or its result at the body's last step when every
     /// input is the same (see [`TileMemo`]). `params` are the step's as the body's switches
     /// have them, and `friction` says whether its friction is on (the epoch was made from the
-    /// step's own); `epoch` is the [`MemoEpoch`] of this step.
+    /// step's own); `epoch` is the [`MemoGeneration`] of this step.
     #[inline]
     pub(crate) fn collide(
         &mut self,
@@ -97,11 +97,11 @@ fn bits(v: Vec2) -> u64 {
     u64::from(v.x.to_bits()) | u64::from(v.y.to_bits()) << 32
 }
 
-/// Numbers the spells during which the tile map and the step's parameters stay the same: a
+/// Numbers the generations during which the tile map and the step's parameters stay the same: a
 /// [`TileMemo`] made in an earlier spell is never used. The numbers come from one counter for
-/// the whole process, so no two spells share one, in one world or in several.
+/// the whole process, so no two generations share one, in one world or in several.
 #[derive(Debug, Default)]
-pub(crate) struct MemoEpoch {
+pub(crate) struct MemoGeneration {
     epoch: u32,
     params: Option<TileParams>,
 }
@@ -110,7 +110,7 @@ pub(crate) struct MemoEpoch {
 static NEXT_EPOCH: AtomicU32 = AtomicU32::new(1);
 
 /// Takes the next number from `counter`, skipping 0 (which no epoch is) when it wraps, after
-/// 2^32 - 1 spells.
+/// 2^32 - 1 generations.
 fn next_epoch(counter: &AtomicU32) -> u32 {
     loop {
         let epoch = counter.fetch_add(1, Ordering::Relaxed);
@@ -120,7 +120,7 @@ fn next_epoch(counter: &AtomicU32) -> u32 {
     }
 }
 
-impl MemoEpoch {
+impl MemoGeneration {
     /// The epoch of this step: a new one when the map changed since the last step
     /// (`map_changed`) or the parameters differ from the last step's (a NaN parameter starts
     /// a new one every step).
@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn a_new_epoch_starts_when_the_map_or_the_parameters_change() {
-        let mut e = MemoEpoch::default();
+        let mut e = MemoGeneration::default();
         let first = e.of_step(false, PARAMS);
         assert_ne!(
             first, 0,
@@ -253,8 +253,8 @@ mod tests {
         let third = e.of_step(false, shorter);
         assert!(third != second && third != first, "the step changed");
         assert_eq!(e.of_step(false, shorter), third);
-        // Another world's spells never take these numbers.
-        let mut other = MemoEpoch::default();
+        // Another world's generations never take these numbers.
+        let mut other = MemoGeneration::default();
         let theirs = other.of_step(false, PARAMS);
         assert!(![first, second, third].contains(&theirs));
     }

@@ -10,14 +10,14 @@ use super::map::TileMap;
 use crate::body::{Aabb, BodyState};
 use crate::body::{warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
-use crate::fast::crew::CrewSlot;
+use crate::fast::workers::Workers;
 use crate::flags::{Side, side_bit};
 use crate::messages::{InEntityOrder, Landed, Landings, Squished, tile_pressers};
 use crate::rest_skipping::memory::Awake;
 use crate::rest_skipping::moving::{MovingBodies, MovingBody, for_each_moving_body};
 use crate::schedule::PhysicsSystems;
 use crate::tiles::TileKind;
-use crate::tiles::memo::{MemoEpoch, TileMemo};
+use crate::tiles::memo::{MemoGeneration, TileMemo};
 use bevy::ecs::schedule::InternedScheduleLabel;
 
 /// Tile collision for every valid, non-kinematic body with world collision on, on the task
@@ -25,12 +25,12 @@ use bevy::ecs::schedule::InternedScheduleLabel;
 /// entity order, so the output does not depend on the thread count.
 pub(crate) fn collide_tiles(
     time: Res<Time<Fixed>>,
-    (config, crew): (Res<PhysicsConfig>, Res<CrewSlot>),
+    (config, workers): (Res<PhysicsConfig>, Res<Workers>),
     map: Res<TileMap>,
     mut bodies: MovingBodies<TileMemo>,
     (mut landed, mut squished): (MessageWriter<Landed>, MessageWriter<Squished>),
     (mut landings, mut squishes): (Local<Landings>, Local<InEntityOrder<Squished>>),
-    mut epoch: Local<MemoEpoch>,
+    mut epoch: Local<MemoGeneration>,
 ) {
     let params = TileParams {
         dt: time.timestep().as_secs_f32(),
@@ -145,7 +145,7 @@ pub(crate) fn collide_tiles(
     let resting = |_: &[Entity]| |_: &[Entity], _, awake: Awake| !awake.is_awake();
     for_each_moving_body(
         &mut bodies,
-        (&crew, config.parallel_min_bodies),
+        (&workers, config.parallel_min_bodies),
         resting,
         work,
     );

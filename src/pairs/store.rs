@@ -1,19 +1,19 @@
-//! What pair detection saw: every body's snapshot by slot ([`Snap`], one cache line each) and
-//! the contacts laid out per body ([`ContactLayout`]), from which the response, the collision
+//! What pair detection saw: every body's snapshot by slot ([`BodyRecord`], one cache line each) and
+//! the contacts laid out per body ([`ContactStore`]), from which the response, the collision
 //! events and [`Contacts`](crate::Contacts) read each contact as a [`CollisionData`].
 
 use bevy::prelude::*;
 
 use crate::body::{Aabb, BodySwitches, Kinematic, OldPosition, Velocity};
 use crate::contacts::CollisionData;
-use crate::fast::crew::CrewSlot;
 use crate::fast::parallel::CHUNKS;
 use crate::fast::rows::{DENSE, for_each_row_chunk};
+use crate::fast::workers::Workers;
 use crate::flags::PushFlags;
 use crate::geometry::{settled_where_detected, skin_at};
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::one_way::{OneWayPlatform, Passing};
-use crate::pairs::layout::{Link, Partners};
+use crate::pairs::contact_lists::{ContactLists, Link};
 use crate::partition::{CellRange, GridAreas};
 use crate::rest_skipping::memory::{ACTIVE, AWAKE, Awake, Rest};
 use bevy::ecs::entity::Entities;
@@ -21,14 +21,14 @@ use bevy::ecs::query::QueryData;
 use bevy::utils::Parallel;
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
-use crate::pairs::layout::split_shift;
+use crate::pairs::contact_lists::split_shift;
 
 /// A body as pair detection saw it. Aligned to a cache line, so each random read of a snapshot
 /// (the pair loop's gather, the other body of a contact read by the response or for
 /// `Contacts`) loads one line, not two: a large `Vec` is only 16-byte aligned otherwise.
 #[derive(Clone, Copy)]
 #[repr(align(64))]
-pub(crate) struct Snap {
+pub(crate) struct BodyRecord {
     pub(crate) entity: Entity,
     pub(crate) center: Vec2,
     pub(crate) half: Vec2,
@@ -47,12 +47,12 @@ pub(crate) struct Snap {
     pub(crate) layers: CollisionLayers,
 }
 
-// One cache line each (see `Snap`).
-const _: () = assert!(size_of::<Snap>() == 64);
+// One cache line each (see `BodyRecord`).
+const _: () = assert!(size_of::<BodyRecord>() == 64);
 
-impl Snap {
+impl BodyRecord {
     /// The contents of an empty slot (never read).
-    pub(crate) const EMPTY: Snap = Snap {
+    pub(crate) const EMPTY: BodyRecord = BodyRecord {
         entity: Entity::PLACEHOLDER,
         center: Vec2::ZERO,
         half: Vec2::ZERO,
@@ -84,14 +84,14 @@ impl Snap {
 /// them from here (one sequential pass, not one heap block per body), and the collision events
 /// compare this step's partners with the previous step's.
 #[derive(Resource, Default)]
-pub(crate) struct ContactLayout {
+pub(crate) struct ContactStore {
     /// This step's partners (slots, entity lookup, layout).
-    pub(crate) now: Partners,
+    pub(crate) now: ContactLists,
     /// The previous step's.
-    pub(crate) last: Partners,
+    pub(crate) last: ContactLists,
     /// Every detected body as detection saw it, by slot. A resting body's stays from the step
     /// that wrote it (see `crate::rest_skipping::memory`).
-    pub(crate) snaps: Vec<Snap>,
+    pub(crate) records: Vec<BodyRecord>,
     /// Each slot's kind this step: [`AWAKE`] and [`ACTIVE`] bits; none when at rest.
     pub(crate) modes: Vec<AtomicU8>,
     /// The pairs within relaxation's reach at detection.
@@ -103,26 +103,26 @@ pub(crate) struct ContactLayout {
     tables: (Vec<(u32, u32, usize)>, Vec<usize>),
 }
 
-impl ContactLayout {
+impl ContactStore {
     /// Whether each of slot `k`'s pairs at detection is settled where detected
     /// ([`settled_where_detected`]).
     pub(crate) fn shallow(&self, k: usize) -> bool {
-        let me = self.snaps[k].skin;
+        let me = self.records[k].skin;
         (self.now.links_of(k).iter()).all(|l| {
             // The pair's tolerance, as detection worked it out.
-            let skin = me.max(self.snaps[l.other as usize].skin);
+            let skin = me.max(self.records[l.other as usize].skin);
             settled_where_detected(l.overlap, skin)
         })
     }
 }
 
 /// The contacts of one body at the last detection, as [`CollisionData`] records built from the
-/// layout (see [`ContactLayout::of`]).
+/// layout (see [`ContactStore::of`]).
 #[derive(Clone)]
 pub(crate) struct ContactsOf<'a> {
-    me: &'a Snap,
+    me: &'a BodyRecord,
     links: core::slice::Iter<'a, Link>,
-    snaps: &'a [Snap],
+    records: &'a [BodyRecord],
 }
 
 impl<'a> ContactsOf<'a> {
@@ -136,9 +136,9 @@ impl<'a> ContactsOf<'a> {
     /// [`pair_skin`](crate::geometry::pair_skin) of the two centres without working it out
     /// again (both are the tolerance at the larger coordinate of either).
     pub(crate) fn with_skins(self) -> impl Iterator<Item = (CollisionData, f32)> + 'a {
-        let (me, snaps) = (self.me, self.snaps);
+        let (me, records) = (self.me, self.records);
         self.links.map(move |link| {
-            let other = &snaps[link.other as usize];
+            let other = &records[link.other as usize];
             (
                 collision_data(me, other, link.overlap),
                 me.skin.max(other.skin),
@@ -155,7 +155,7 @@ impl Iterator for ContactsOf<'_> {
         let link = self.links.next()?;
         Some(collision_data(
             self.me,
-            &self.snaps[link.other as usize],
+            &self.records[link.other as usize],
             link.overlap,
         ))
     }
@@ -168,7 +168,7 @@ impl Iterator for ContactsOf<'_> {
 
 impl ExactSizeIterator for ContactsOf<'_> {}
 
-impl ContactLayout {
+impl ContactStore {
     /// The partners `entity` had at the last detection, leaving out those already forgotten
     /// (gone before it); from now on it has none there (it is going away: see the `Aabb`
     /// removal hook).
@@ -191,14 +191,14 @@ impl ContactLayout {
         let (me, links) = match self.now.slot(entity) {
             Some(k) => {
                 self.prefetch_partners(k + PARTNERS_AHEAD);
-                (&self.snaps[k], self.now.links_of(k))
+                (&self.records[k], self.now.links_of(k))
             }
-            None => (&Snap::EMPTY, &[][..]),
+            None => (&BodyRecord::EMPTY, &[][..]),
         };
         ContactsOf {
             me,
             links: links.iter(),
-            snaps: &self.snaps,
+            records: &self.records,
         }
     }
 
@@ -258,7 +258,7 @@ impl ContactLayout {
     fn prefetch_partners(&self, k: usize) {
         if k + 1 < self.now.starts.len() {
             for link in self.now.links_of(k) {
-                if let Some(snap) = self.snaps.get(link.other as usize) {
+                if let Some(snap) = self.records.get(link.other as usize) {
                     crate::fast::rows::prefetch(snap);
                 }
             }
@@ -266,17 +266,17 @@ impl ContactLayout {
     }
 }
 
-/// How many slots ahead [`ContactLayout::of`] starts loading partners' snapshots.
+/// How many slots ahead [`ContactStore::of`] starts loading partners' snapshots.
 const PARTNERS_AHEAD: usize = 4;
 
 /// What the snapshot reads of every body.
-pub(crate) type BodyQuery<'w, 's> = Query<'w, 's, DetectedBody>;
+pub(crate) type DetectionQuery<'w, 's> = Query<'w, 's, DetectionInput>;
 
 /// What pair detection reads of each body, read table by table
-/// ([`DetectedBodyContiguousItem`]: a slice of each).
+/// ([`DetectionInputContiguousItem`]: a slice of each).
 #[derive(QueryData)]
 #[query_data(contiguous(all))]
-pub(crate) struct DetectedBody {
+pub(crate) struct DetectionInput {
     pub(crate) entity: Entity,
     pub(crate) aabb: &'static Aabb,
     pub(crate) velocity: &'static Velocity,
@@ -291,21 +291,21 @@ pub(crate) struct DetectedBody {
     pub(crate) awake: &'static Awake,
 }
 
-/// The slot `now` names for `e` and the snapshot there, unchecked: not [`Partners::slot`],
+/// The slot `now` names for `e` and the snapshot there, unchecked: not [`ContactLists::slot`],
 /// whose check that the slot still holds `e` is one more random read. The snapshot may belong
 /// to another body when the slot is stale; compare its `entity` where that matters.
 #[inline]
-pub(crate) fn slot_snap<'a>(
+pub(crate) fn slot_record<'a>(
     e: Entity,
-    snaps: &'a [Snap],
-    now: &Partners,
-) -> Option<(usize, &'a Snap)> {
+    records: &'a [BodyRecord],
+    now: &ContactLists,
+) -> Option<(usize, &'a BodyRecord)> {
     let k = *now.slot_of.get(e.index_u32() as usize)? as usize;
-    snaps.get(k).map(|snap| (k, snap))
+    records.get(k).map(|snap| (k, snap))
 }
 
 #[inline]
-pub(crate) fn collision_data(me: &Snap, other: &Snap, overlap: Vec2) -> CollisionData {
+pub(crate) fn collision_data(me: &BodyRecord, other: &BodyRecord, overlap: Vec2) -> CollisionData {
     CollisionData {
         other: other.entity,
         overlap,
@@ -323,7 +323,7 @@ pub(crate) fn collision_data(me: &Snap, other: &Snap, overlap: Vec2) -> Collisio
     }
 }
 
-impl ContactLayout {
+impl ContactStore {
     /// Step 1 of pair detection: every body of `bodies` gets a slot, its row in query order
     /// (table after table), and its snapshot there; a body outside the partition keeps its slot
     /// empty (`Entity::PLACEHOLDER`), so it is never found there. Filled in pieces of rows on
@@ -341,17 +341,17 @@ impl ContactLayout {
     /// bodies given one, and whether every body kept its slot of the last step.
     pub(crate) fn take_snapshot(
         &mut self,
-        (bodies, world_entities): (&BodyQuery, &Entities),
+        (bodies, world_entities): (&DetectionQuery, &Entities),
         touch: f32,
-        (crew, parallel_min): (&CrewSlot, usize),
+        (workers, parallel_min): (&Workers, usize),
         (searched, width): (&[AtomicBool], usize),
         awake: Option<&Parallel<Vec<u32>>>,
-    ) -> Snapshot {
+    ) -> SnapshotCounts {
         let tables = || bodies.contiguous_iter().expect(DENSE);
         let n: usize = tables().map(|t| t.entity.len()).sum();
-        let threads = crew.threads(n >= parallel_min);
+        let threads = workers.threads(n >= parallel_min);
         let shift = split_shift(n);
-        self.snaps.resize(n, Snap::EMPTY);
+        self.records.resize(n, BodyRecord::EMPTY);
         self.modes.resize_with(n, || AtomicU8::new(0));
         self.modes.iter_mut().for_each(|m| *m.get_mut() = 0);
         // Every slot is written below (its body, or the placeholder), or holds its body already
@@ -382,12 +382,13 @@ impl ContactLayout {
         let moved = AtomicBool::new(last.entities.len() != n);
         let detected = AtomicUsize::new(0);
         let woken = AtomicUsize::new(0);
-        let snap = |rows: core::ops::Range<usize>, (snaps, slots): (&mut [Snap], &mut [Entity])| {
+        let snap = |rows: core::ops::Range<usize>,
+                    (records, slots): (&mut [BodyRecord], &mut [Entity])| {
             let mut kept = true;
             let (mut placed, mut placed_awake) = (0, 0);
             let mut listed = awake.map(Parallel::borrow_local_mut);
             for (
-                DetectedBodyContiguousItem {
+                DetectionInputContiguousItem {
                     entity: entities,
                     aabb: aabbs,
                     velocity: velocities,
@@ -444,7 +445,7 @@ impl ContactLayout {
                     }
                     let Some(range) = areas[row].range() else {
                         slots[at] = Entity::PLACEHOLDER;
-                        snaps[at] = Snap::EMPTY;
+                        records[at] = BodyRecord::EMPTY;
                         continue;
                     };
                     slots[at] = entity;
@@ -460,7 +461,7 @@ impl ContactLayout {
                         let (center, velocity, flags) = rests[row].tile_state();
                         (center, velocity, flags.blocked_sides())
                     };
-                    snaps[at] = Snap {
+                    records[at] = BodyRecord {
                         entity,
                         center,
                         half: aabbs[row].half_extents,
@@ -485,7 +486,7 @@ impl ContactLayout {
                 moved.store(true, Relaxed);
             }
         };
-        let rows = (&mut self.snaps[..], &mut self.now.entities[..]);
+        let rows = (&mut self.records[..], &mut self.now.entities[..]);
         for_each_row_chunk(rows, n, CHUNKS, threads, snap);
         // Entity to slot (one sequential pass), unless every body kept its slot at this step
         // and the last one: the table of two steps ago (this one, before the swap) holds.
@@ -503,7 +504,7 @@ impl ContactLayout {
             }
         }
         self.kept_before = kept;
-        Snapshot {
+        SnapshotCounts {
             slots: n,
             detected: detected.into_inner(),
             awake: woken.into_inner(),
@@ -536,8 +537,8 @@ pub(crate) fn mark_cells(searched: &[AtomicBool], width: usize, (lo, hi): CellRa
     }
 }
 
-/// What [`ContactLayout::take_snapshot`] found.
-pub(crate) struct Snapshot {
+/// What [`ContactStore::take_snapshot`] found.
+pub(crate) struct SnapshotCounts {
     /// Slots (bodies with the physics' components).
     pub(crate) slots: usize,
     /// Bodies in the partition, given a slot.
@@ -558,7 +559,7 @@ mod tests {
     fn responds_by_row_follows_the_slots_and_looks_up_the_rest() {
         let e = |i| Entity::from_raw_u32(i).unwrap();
         // Slots 0..4 hold entities 10..14; 11 and 13 respond.
-        let mut layout = ContactLayout::default();
+        let mut layout = ContactStore::default();
         layout.now.entities = (10..14).map(e).collect();
         layout.now.slot_of = vec![u32::MAX; 20];
         for (k, &entity) in layout.now.entities.iter().enumerate() {

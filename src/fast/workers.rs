@@ -1,23 +1,23 @@
-//! The crew: tasks on Bevy's compute task pool that stay with one app's physics step from one
+//! The workers: tasks on Bevy's compute task pool that stay with one app's physics step from one
 //! parallel pass to the next.
 //!
 //! A step runs about a dozen parallel passes, each a fraction of a millisecond long. Spawning a
 //! task per pass and thread (a task-pool scope) allocates (about 40 times a step), and the
 //! helping thread goes back to the pool and to sleep after each pass, so that the next pass
-//! begins with a system call to wake it and the wait for it to run. The crew's tasks are
-//! spawned once, when the app's first step needs them, and end with the app (the crew is a
-//! resource, [`CrewSlot`]).
+//! begins with a system call to wake it and the wait for it to run. The workers are
+//! spawned once, when the app's first step needs them, and end with the app (the workers are a
+//! resource, [`Workers`]).
 //!
-//! Two systems of the step bracket its passes: [`call_crew`] (the step's first system) wakes
+//! Two systems of the step bracket its passes: [`call_workers`] (the step's first system) wakes
 //! the tasks, and between passes each then watches for the next one for at most [`WATCH`]
-//! instead of going back to the pool; [`dismiss_crew`] (after the last pass) sends them back.
+//! instead of going back to the pool; [`release_workers`] (after the last pass) sends them back.
 //! A task that saw no pass within its watch returns its thread to the pool and waits for news
 //! off any thread, so a system of the game placed between two stages that uses the compute
 //! pool gets the threads within a watch.
 //!
-//! The crew has one task fewer than the pool has threads (the thread that asks for a pass works
+//! The workers have one task fewer than the pool has threads (the thread that asks for a pass works
 //! too), so a step uses as many threads as the app gave the compute pool, and no others. Each
-//! app has its own crew: two apps stepping at the same time each run their passes on their own
+//! app has its own workers: two apps stepping at the same time each run their passes on their own
 //! tasks.
 
 use core::pin::Pin;
@@ -34,17 +34,17 @@ use bevy::tasks::{ComputeTaskPool, TaskPool};
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
 
-/// How long a crew task watches for the next pass during a step before it gives its thread back
+/// How long a worker task watches for the next pass during a step before it gives its thread back
 /// all the same. Longer than most gaps between passes, and short, because the thread it keeps
 /// may be the one that would run the step's next stage or another system's task.
 const WATCH: Duration = Duration::from_micros(200);
 
-/// How many times the asking thread checks, spinning, whether the crew left a pass, before it
+/// How many times the asking thread checks, spinning, whether the workers left a pass, before it
 /// parks until the last task out wakes it. A task leaving is usually a piece's time away.
 const SPINS_BEFORE_PARK: u32 = 1 << 12;
 
 /// A pass's work, with its lifetime erased: `call(data)` runs it. Built by [`Job::erase`] and
-/// called only while the pass is on offer (see [`Crew::run`]).
+/// called only while the pass is on offer (see [`WorkerTasks::run`]).
 #[derive(Clone, Copy)]
 struct Job {
     data: *const (),
@@ -70,34 +70,34 @@ impl Job {
     }
 }
 
-/// What the crew's tasks and the asking thread change under a lock.
+/// What the workers and the asking thread change under a lock.
 struct Board {
     /// The pass on offer, until the asking thread has finished its share of it.
     job: Option<Job>,
     /// The thread whose pass is on offer, woken by the last task to leave it.
     asker: Option<Thread>,
-    /// The wakers of the crew's tasks waiting for news, by task.
+    /// The wakers of the workers waiting for news, by task.
     waiting: Vec<Option<Waker>>,
 }
 
-/// What the crew's tasks and the asking thread share.
+/// What the workers and the asking thread share.
 struct Shared {
     board: Mutex<Board>,
     /// How many passes were offered and calls made so far (changed under the board's lock).
     news: AtomicU64,
-    /// Between [`Crew::call`] and [`Crew::dismiss`]: the crew watches between passes.
+    /// Between [`WorkerTasks::call`] and [`WorkerTasks::dismiss`]: the workers watch between passes.
     on_shift: AtomicBool,
-    /// The crew was dropped: its tasks end.
+    /// The workers were dropped: its tasks end.
     closed: AtomicBool,
-    /// Crew tasks inside the current pass's job.
+    /// Worker tasks inside the current pass's job.
     working: AtomicUsize,
-    /// Passes a crew task took part in (counted in tests only).
+    /// Passes a worker task took part in (counted in tests only).
     #[cfg(test)]
     joined: AtomicU64,
-    /// Passes refused because the crew ran another pass (counted in tests only).
+    /// Passes refused because the workers ran another pass (counted in tests only).
     #[cfg(test)]
     refused: AtomicU64,
-    /// Held by the thread whose pass the crew runs.
+    /// Held by the thread whose pass the workers run.
     turn: Mutex<()>,
 }
 
@@ -107,7 +107,7 @@ impl Shared {
         self.board.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Tells the crew something new (a pass, a call or the end), waking the tasks that wait.
+    /// Tells the workers something new (a pass, a call or the end), waking the tasks that wait.
     fn announce(&self, board: &mut Board) {
         self.news.fetch_add(1, Ordering::AcqRel);
         for waker in &mut board.waiting {
@@ -117,7 +117,7 @@ impl Shared {
         }
     }
 
-    /// Watches for news after `seen` while the crew is on shift, for at most [`WATCH`]:
+    /// Watches for news after `seen` while the workers are on shift, for at most [`WATCH`]:
     /// whether some came.
     fn watch(&self, seen: u64) -> bool {
         let start = Instant::now();
@@ -135,8 +135,8 @@ impl Shared {
     }
 }
 
-/// A crew task's life: wait for news; join the passes on offer while on shift; and again,
-/// until the crew is dropped.
+/// A worker task's life: wait for news; join the passes on offer while on shift; and again,
+/// until the workers are dropped.
 async fn serve(shared: Arc<Shared>, task: usize) {
     let mut seen = 0;
     loop {
@@ -180,7 +180,7 @@ async fn serve(shared: Arc<Shared>, task: usize) {
     }
 }
 
-/// A crew task's wait for news after `seen`, off its thread.
+/// A worker task's wait for news after `seen`, off its thread.
 struct Wait<'a> {
     shared: &'a Shared,
     seen: u64,
@@ -210,20 +210,20 @@ impl Future for Wait<'_> {
 
 /// Tasks that run the pieces of a parallel pass beside the thread that asks for it. Dropping
 /// it ends them.
-pub(crate) struct Crew {
+pub(crate) struct WorkerTasks {
     shared: Arc<Shared>,
 }
 
-impl Drop for Crew {
+impl Drop for WorkerTasks {
     fn drop(&mut self) {
         self.shared.closed.store(true, Ordering::Release);
         self.shared.announce(&mut self.shared.board());
     }
 }
 
-impl Crew {
-    /// A crew of `size` tasks on `pool` (`None` for none).
-    pub(crate) fn spawn(pool: &TaskPool, size: usize) -> Option<Crew> {
+impl WorkerTasks {
+    /// Workers of `size` tasks on `pool` (`None` for none).
+    pub(crate) fn spawn(pool: &TaskPool, size: usize) -> Option<WorkerTasks> {
         if size == 0 {
             return None;
         }
@@ -246,36 +246,36 @@ impl Crew {
         for task in 0..size {
             pool.spawn(serve(shared.clone(), task)).detach();
         }
-        Some(Crew { shared })
+        Some(WorkerTasks { shared })
     }
 
-    /// A step begins: the crew wakes, and between passes watches for the next one until
-    /// [`Crew::dismiss`]. Waking takes a while, so this is called before the step's first pass
+    /// A step begins: the workers wake, and between passes watches for the next one until
+    /// [`WorkerTasks::dismiss`]. Waking takes a while, so this is called before the step's first pass
     /// is ready.
     pub(crate) fn call(&self) {
         self.shared.on_shift.store(true, Ordering::Release);
         self.shared.announce(&mut self.shared.board());
     }
 
-    /// The step's passes are over: the crew gives its threads back to the pool.
+    /// The step's passes are over: the workers give their threads back to the pool.
     pub(crate) fn dismiss(&self) {
         self.shared.on_shift.store(false, Ordering::Release);
     }
 
-    /// How many times a crew task joined a pass so far.
+    /// How many times a worker task joined a pass so far.
     #[cfg(test)]
     pub(crate) fn passes_joined(&self) -> u64 {
         self.shared.joined.load(Ordering::Relaxed)
     }
 
-    /// How many passes were refused so far because the crew ran another.
+    /// How many passes were refused so far because the workers ran another.
     #[cfg(test)]
     pub(crate) fn passes_refused(&self) -> u64 {
         self.shared.refused.load(Ordering::Relaxed)
     }
 
-    /// Runs `job` on this thread and on every crew task that joins in time, and returns once
-    /// all of them have returned from it; `false` (and nothing run) when the crew is running
+    /// Runs `job` on this thread and on every worker task that joins in time, and returns once
+    /// all of them have returned from it; `false` (and nothing run) when the workers are running
     /// another thread's pass. `job` must not unwind and must be safe to call on several threads
     /// at once (it takes its work from a shared source).
     pub(crate) fn run<F: Fn() + Sync>(&self, job: &F) -> bool {
@@ -284,7 +284,7 @@ impl Crew {
             self.shared.refused.fetch_add(1, Ordering::Relaxed);
             return false;
         };
-        // The crew calls the job only while it is on the board, and `Offer::drop` (which runs
+        // The workers call the job only while it is on the board, and `Offer::drop` (which runs
         // before this function returns, also if `job` unwinds) takes it off and waits for
         // every task inside it: the borrow of `job` outlives every call.
         let offer = Offer(&self.shared);
@@ -300,7 +300,7 @@ impl Crew {
     }
 }
 
-/// Takes the pass off the board when dropped, and waits for the crew tasks inside it: spinning
+/// Takes the pass off the board when dropped, and waits for the worker tasks inside it: spinning
 /// a little, then parked until the last one out wakes it.
 struct Offer<'a>(&'a Shared);
 
@@ -323,27 +323,27 @@ impl Drop for Offer<'_> {
     }
 }
 
-/// The app's crew, spawned by the first step that runs passes in parallel.
+/// The app's workers, spawned by the first step that runs passes in parallel.
 #[derive(Resource, Default)]
-pub(crate) struct CrewSlot {
-    crew: Option<Crew>,
-    /// Whether a crew was asked of the pool already (it has none with a single thread).
+pub(crate) struct Workers {
+    workers: Option<WorkerTasks>,
+    /// Whether workers were asked of the pool already (it has none with a single thread).
     asked: bool,
 }
 
-impl CrewSlot {
-    /// The crew a pass runs on: `None` (this thread alone) unless `parallel` is set and the
-    /// app's crew exists.
-    pub(crate) fn threads(&self, parallel: bool) -> Option<&Crew> {
-        self.crew.as_ref().filter(|_| parallel)
+impl Workers {
+    /// The workers a pass runs on: `None` (this thread alone) unless `parallel` is set and the
+    /// app's workers exists.
+    pub(crate) fn threads(&self, parallel: bool) -> Option<&WorkerTasks> {
+        self.workers.as_ref().filter(|_| parallel)
     }
 }
 
 /// The step's first system: when the step will run passes in parallel (at least
-/// [`PhysicsConfig::parallel_min_bodies`] bodies), the app's crew (spawned on first use, with
+/// [`PhysicsConfig::parallel_min_bodies`] bodies), the app's workers (spawned on first use, with
 /// one task fewer than Bevy's compute task pool has threads) is called.
-pub(crate) fn call_crew(
-    mut slot: ResMut<CrewSlot>,
+pub(crate) fn call_workers(
+    mut slot: ResMut<Workers>,
     config: Res<PhysicsConfig>,
     bodies: Query<(), With<Aabb>>,
 ) {
@@ -352,18 +352,18 @@ pub(crate) fn call_crew(
     }
     if !slot.asked {
         slot.asked = true;
-        slot.crew = ComputeTaskPool::try_get()
-            .and_then(|pool| Crew::spawn(pool, pool.thread_num().saturating_sub(1)));
+        slot.workers = ComputeTaskPool::try_get()
+            .and_then(|pool| WorkerTasks::spawn(pool, pool.thread_num().saturating_sub(1)));
     }
-    if let Some(crew) = &slot.crew {
-        crew.call();
+    if let Some(workers) = &slot.workers {
+        workers.call();
     }
 }
 
-/// After the step's last parallel pass: the crew gives its threads back to the pool.
-pub(crate) fn dismiss_crew(slot: Res<CrewSlot>) {
-    if let Some(crew) = &slot.crew {
-        crew.dismiss();
+/// After the step's last parallel pass: the workers give their threads back to the pool.
+pub(crate) fn release_workers(slot: Res<Workers>) {
+    if let Some(workers) = &slot.workers {
+        workers.dismiss();
     }
 }
 
@@ -371,8 +371,8 @@ pub(crate) fn dismiss_crew(slot: Res<CrewSlot>) {
 mod tests {
     use super::*;
 
-    /// Runs 64 pieces of `piece_time` on `crew`; the threads that ran them.
-    fn threads_that_ran(crew: &Crew, piece_time: Duration) -> Vec<std::thread::ThreadId> {
+    /// Runs 64 pieces of `piece_time` on `workers`; the threads that ran them.
+    fn threads_that_ran(workers: &WorkerTasks, piece_time: Duration) -> Vec<std::thread::ThreadId> {
         let pieces = AtomicUsize::new(0);
         let ran = Mutex::new(Vec::new());
         let job = || {
@@ -381,7 +381,7 @@ mod tests {
                 ran.lock().unwrap().push(std::thread::current().id());
             }
         };
-        assert!(crew.run(&job), "the crew was free");
+        assert!(workers.run(&job), "the workers were free");
         let mut ran = ran.into_inner().unwrap();
         assert_eq!(ran.len(), 64, "every piece ran once");
         ran.sort_unstable_by_key(|id| format!("{id:?}"));
@@ -389,10 +389,10 @@ mod tests {
         ran
     }
 
-    /// Waits (at most a second) until `n` crew tasks wait for news off their threads.
-    fn until_waiting(crew: &Crew, n: usize) -> bool {
+    /// Waits (at most a second) until `n` worker tasks wait for news off their threads.
+    fn until_waiting(workers: &WorkerTasks, n: usize) -> bool {
         let start = Instant::now();
-        while crew.shared.board().waiting.iter().flatten().count() != n {
+        while workers.shared.board().waiting.iter().flatten().count() != n {
             if start.elapsed() > Duration::from_secs(1) {
                 return false;
             }
@@ -412,44 +412,44 @@ mod tests {
 
     #[test]
     fn the_crew_and_the_asking_thread_share_a_pass() {
-        let crew = Crew::spawn(pool(2), 2).expect("a crew of two");
+        let workers = WorkerTasks::spawn(pool(2), 2).expect("workers of two");
         let me = std::thread::current().id();
-        // Off shift the crew waits off the pool's threads, and a pass wakes it.
-        assert!(until_waiting(&crew, 2), "a new crew waits");
-        let ran = threads_that_ran(&crew, Duration::from_micros(500));
+        // Off shift the workers waits off the pool's threads, and a pass wakes it.
+        assert!(until_waiting(&workers, 2), "a new workers waits");
+        let ran = threads_that_ran(&workers, Duration::from_micros(500));
         assert!(ran.len() >= 2 && ran.contains(&me), "{ran:?}");
         assert!(
-            until_waiting(&crew, 2),
+            until_waiting(&workers, 2),
             "off shift it waits again after a pass"
         );
         // On shift it watches between passes instead (how long it watches is left to the
         // benchmark: a test that timed it would fail on a busy machine).
-        crew.call();
+        workers.call();
         for pass in 0..3 {
-            let ran = threads_that_ran(&crew, Duration::from_micros(500));
+            let ran = threads_that_ran(&workers, Duration::from_micros(500));
             assert!(ran.len() >= 2 && ran.contains(&me), "pass {pass}: {ran:?}");
         }
         // On shift, a task that sees no pass within its watch gives its thread back too.
         assert!(
-            until_waiting(&crew, 2),
+            until_waiting(&workers, 2),
             "on shift, it waits off its thread after a watch"
         );
-        crew.dismiss();
+        workers.dismiss();
     }
 
     #[test]
     fn a_dropped_crew_ends_its_tasks() {
         let pool = pool(1);
-        let crew = Crew::spawn(pool, 1).expect("a crew of one");
-        let shared = Arc::downgrade(&crew.shared);
-        assert!(until_waiting(&crew, 1), "a new crew waits");
-        drop(crew);
+        let workers = WorkerTasks::spawn(pool, 1).expect("workers of one");
+        let shared = Arc::downgrade(&workers.shared);
+        assert!(until_waiting(&workers, 1), "a new workers waits");
+        drop(workers);
         let start = Instant::now();
         // The task holds the last other reference: it is gone once the task ended.
         while shared.upgrade().is_some() {
             assert!(
                 start.elapsed() < Duration::from_secs(5),
-                "the task of a dropped crew did not end"
+                "the task of a dropped workers did not end"
             );
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -457,23 +457,23 @@ mod tests {
 
     #[test]
     fn a_pass_asked_for_during_a_pass_is_refused() {
-        let crew = Crew::spawn(pool(1), 1).expect("a crew of one");
+        let workers = WorkerTasks::spawn(pool(1), 1).expect("workers of one");
         let inner = AtomicUsize::new(0);
         let refused = AtomicUsize::new(0);
         let job = || {
-            // Whichever thread runs this, the crew is busy with the outer pass.
-            let ran = crew.run(&|| {
+            // Whichever thread runs this, the workers are busy with the outer pass.
+            let ran = workers.run(&|| {
                 inner.fetch_add(1, Ordering::Relaxed);
             });
             refused.fetch_add(usize::from(!ran), Ordering::Relaxed);
         };
-        assert!(crew.run(&job));
+        assert!(workers.run(&job));
         assert!(
             refused.into_inner() >= 1,
             "the thread that asked was refused"
         );
         assert_eq!(inner.into_inner(), 0, "the refused pass ran nowhere");
-        assert!(crew.run(&|| ()), "free again once the pass is over");
+        assert!(workers.run(&|| ()), "free again once the pass is over");
     }
 }
 

@@ -1,7 +1,7 @@
 //! The per-body contact layout of pair detection: every pair found, laid out once for each
-//! of its two bodies, contiguously in slot order ([`Partners`]' `starts` and `links`), each
+//! of its two bodies, contiguously in slot order ([`ContactLists`]' `starts` and `links`), each
 //! body's contacts in partner-slot order; beside them, the contacts each body keeps from the
-//! last step ([`Carried`]).
+//! last step ([`LastContacts`]).
 //!
 //! # Algorithm
 //!
@@ -36,7 +36,7 @@ pub(crate) struct Link {
 /// contacts in partner-slot order): what pair detection builds, what the response reads, and what
 /// the next step compares with, without touching the bodies' [`Contacts`](crate::Contacts).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Partners {
+pub(crate) struct ContactLists {
     /// The body in each slot.
     pub(crate) entities: Vec<Entity>,
     /// Entity index to slot (stale entries are caught by checking `entities`).
@@ -48,7 +48,7 @@ pub(crate) struct Partners {
     pub(crate) forgotten: bool,
 }
 
-impl Partners {
+impl ContactLists {
     /// The same contacts with each body's entity replaced by `map`'s (a placeholder stays).
     pub(crate) fn mapped(&self, map: impl Fn(Entity) -> Entity) -> Self {
         let entities: Vec<Entity> = (self.entities.iter())
@@ -88,7 +88,7 @@ impl Partners {
     }
 
     /// The partners of slot `k`, in partner-slot order; a partner that went away since (see
-    /// [`ContactLayout::forget`](crate::pairs::snapshot::ContactLayout)) is `Entity::PLACEHOLDER`.
+    /// [`ContactStore::forget`](crate::pairs::store::ContactStore)) is `Entity::PLACEHOLDER`.
     #[inline]
     pub(crate) fn of_slot(&self, k: usize) -> impl Iterator<Item = Entity> + Clone + '_ {
         (self.links_of(k).iter()).map(|link| self.entities[link.other as usize])
@@ -130,11 +130,11 @@ pub(crate) fn file_end(ends: &mut Ends, shift: u32, slot: u32, other: u32, overl
 
 /// What a slot keeps of its contacts at the last step (see `crate::rest_skipping::memory`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kept {
+pub(crate) enum KeptContacts {
     /// None: its contacts are all found again (an awake body, or every body when the slots
     /// changed).
     None,
-    /// Those with the partners that are not found again ([`Carried::partner`]); the others
+    /// Those with the partners that are not found again ([`LastContacts::partner`]); the others
     /// are found again (a resting body that touches, or touched, an awake one).
     Settled,
     /// All of them (a resting body none of whose partners moves).
@@ -142,17 +142,17 @@ pub(crate) enum Kept {
 }
 
 /// What the layout carries over from the last step: the `last` layout, what each slot keeps
-/// of it, for a [`Kept::Settled`] slot whether its contact with a partner is kept, and how
+/// of it, for a [`KeptContacts::Settled`] slot whether its contact with a partner is kept, and how
 /// many contacts the slots keep in all, by slot range.
-pub(crate) struct Carried<'a, S, P> {
-    pub(crate) last: &'a Partners,
+pub(crate) struct LastContacts<'a, S, P> {
+    pub(crate) last: &'a ContactLists,
     pub(crate) slot: S,
     pub(crate) partner: P,
     pub(crate) counts: [usize; SPLITS],
 }
 
-impl<S: Fn(usize) -> Kept, P: Fn(u32) -> bool> Carried<'_, S, P> {
-    /// The contacts a [`Kept::Settled`] slot `k` keeps from the last layout.
+impl<S: Fn(usize) -> KeptContacts, P: Fn(u32) -> bool> LastContacts<'_, S, P> {
+    /// The contacts a [`KeptContacts::Settled`] slot `k` keeps from the last layout.
     #[inline]
     fn settled_of(&self, k: usize) -> impl Iterator<Item = &Link> {
         (self.last.links_of(k).iter()).filter(|link| (self.partner)(link.other))
@@ -172,8 +172,8 @@ pub(crate) fn lay_out<'a, P: Sync>(
     slots: usize,
     shift: u32,
     threads: Threads,
-    carried: &Carried<'_, impl Fn(usize) -> Kept + Sync, impl Fn(u32) -> bool + Sync>,
-    (partners, sorting): (&mut Partners, &Parallel<Vec<u32>>),
+    carried: &LastContacts<'_, impl Fn(usize) -> KeptContacts + Sync, impl Fn(u32) -> bool + Sync>,
+    (partners, sorting): (&mut ContactLists, &Parallel<Vec<u32>>),
 ) -> usize {
     let mut bases = [0; SPLITS + 1];
     for piece in pieces {
@@ -227,7 +227,7 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
     first: usize,
     base: usize,
     found: impl Fn() -> I,
-    carried: &Carried<'_, impl Fn(usize) -> Kept, impl Fn(u32) -> bool>,
+    carried: &LastContacts<'_, impl Fn(usize) -> KeptContacts, impl Fn(u32) -> bool>,
     (ends, links): (&mut [u32], &mut [Link]),
     sorting: &mut Vec<u32>,
 ) {
@@ -241,12 +241,12 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
     let mut k = 0;
     while k < ends.len() {
         match (carried.slot)(first + k) {
-            Kept::All => {
+            KeptContacts::All => {
                 // A run of them: their contacts are contiguous in the last layout too, and
                 // move by the same amount (either way: wrapping arithmetic is exact).
                 let run = first + k;
                 let moved = at.wrapping_sub(last.starts[run]);
-                while k < ends.len() && (carried.slot)(first + k) == Kept::All {
+                while k < ends.len() && (carried.slot)(first + k) == KeptContacts::All {
                     ends[k] = last.starts[first + k + 1].wrapping_add(moved);
                     k += 1;
                 }
@@ -257,7 +257,7 @@ fn lay_out_range<'a, I: Iterator<Item = &'a End>>(
             }
             kept => {
                 let (found, start) = (ends[k], at);
-                if kept == Kept::Settled {
+                if kept == KeptContacts::Settled {
                     for link in carried.settled_of(first + k) {
                         links[at as usize - base] = *link;
                         at += 1;
@@ -324,13 +324,19 @@ mod tests {
         slots: usize,
         pairs: usize,
         shift: u32,
-    ) -> (Vec<Ends>, Partners, Vec<Kept>, Vec<Vec<Link>>) {
+    ) -> (Vec<Ends>, ContactLists, Vec<KeptContacts>, Vec<Vec<Link>>) {
         let mut next = xorshift32(0x9E37_79B9);
         let mut pieces: Vec<Ends> = (0..5).map(|_| Ends::default()).collect();
         let mut expected = vec![Vec::new(); slots];
         let mut last_lists = vec![Vec::new(); slots];
-        let mut kinds: Vec<Kept> = (0..slots as u32)
-            .map(|k| if awake(k) { Kept::None } else { Kept::All })
+        let mut kinds: Vec<KeptContacts> = (0..slots as u32)
+            .map(|k| {
+                if awake(k) {
+                    KeptContacts::None
+                } else {
+                    KeptContacts::All
+                }
+            })
             .collect();
         let mut seen = std::collections::HashSet::new();
         for i in 0..pairs {
@@ -346,7 +352,7 @@ mod tests {
             for (me, other, overlap) in [(a, b, overlap), (b, a, -overlap)] {
                 let link = Link { other, overlap };
                 if found && !awake(me) {
-                    kinds[me as usize] = Kept::Settled;
+                    kinds[me as usize] = KeptContacts::Settled;
                 }
                 if stale {
                     last_lists[me as usize].push(link);
@@ -361,7 +367,7 @@ mod tests {
             }
         }
         // The last layout, in partner order; an awake slot's is not read.
-        let mut last = Partners::default();
+        let mut last = ContactLists::default();
         last.starts.push(0);
         for list in &mut last_lists {
             list.sort_by_key(|l| l.other);
@@ -390,11 +396,11 @@ mod tests {
                 "{slots} slots fit the ranges"
             );
             let (pieces, last, kinds, expected) = if pairs == 0 {
-                let last = Partners {
+                let last = ContactLists {
                     starts: vec![0; slots + 1],
                     ..default()
                 };
-                let kinds = vec![Kept::All; slots];
+                let kinds = vec![KeptContacts::All; slots];
                 (
                     vec![Ends::default(); 3],
                     last,
@@ -405,7 +411,8 @@ mod tests {
                 random_problem(slots, pairs, shift)
             };
             assert!(
-                slots < 1000 || kinds.contains(&Kept::Settled) && kinds.contains(&Kept::All),
+                slots < 1000
+                    || kinds.contains(&KeptContacts::Settled) && kinds.contains(&KeptContacts::All),
                 "the problem has slots of every kind"
             );
             let mut counts = [0; SPLITS];
@@ -413,7 +420,7 @@ mod tests {
                 let kept = list.iter().filter(|l| !awake(k as u32) && !awake(l.other));
                 counts[k >> shift] += kept.count();
             }
-            let carried = Carried {
+            let carried = LastContacts {
                 last: &last,
                 slot: |k: usize| kinds[k],
                 partner: |other: u32| !awake(other),
@@ -424,7 +431,7 @@ mod tests {
                 other: 99,
                 overlap: Vec2::ONE,
             };
-            let mut partners = Partners {
+            let mut partners = ContactLists {
                 starts: vec![7; slots + 9],
                 links: vec![stale; 2 * pairs + 5],
                 ..default()

@@ -1,4 +1,4 @@
-//! The crew inside apps: each app has its own, and it leaves the compute pool to the game's
+//! The workers inside apps: each app has its own, and it leaves the compute pool to the game's
 //! systems between stages.
 
 use core::time::Duration;
@@ -9,11 +9,11 @@ use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 
-use super::CrewSlot;
+use super::Workers;
 use crate::prelude::*;
 
 /// A box of a 40 x 30 tile room filled with `n` falling bodies in a grid, every pass on the
-/// crew (`parallel_min_bodies` 1).
+/// workers (`parallel_min_bodies` 1).
 fn crowded_app(n: usize) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
@@ -63,11 +63,11 @@ fn outcome(app: &mut App) -> Vec<[u32; 4]> {
     bodies.into_iter().map(|(_, bits)| bits).collect()
 }
 
-/// `(passes its crew joined, passes refused to it)` in `app`.
+/// `(passes its workers joined, passes refused to it)` in `app`.
 fn crew_record(app: &App) -> (u64, u64) {
-    let crew = app.world().resource::<CrewSlot>().threads(true);
-    let crew = crew.expect("the app has a crew (its compute pool has several threads)");
-    (crew.passes_joined(), crew.passes_refused())
+    let workers = app.world().resource::<Workers>().threads(true);
+    let workers = workers.expect("the app has a workers (its compute pool has several threads)");
+    (workers.passes_joined(), workers.passes_refused())
 }
 
 const BODIES: usize = 1_500;
@@ -101,10 +101,10 @@ fn two_apps_stepping_at_once_each_have_their_crew_and_the_outcome_of_one_alone()
     assert!(ComputeTaskPool::get().thread_num() > 1, "a real pool");
     for (app, (got, (joined, refused))) in results.into_iter().enumerate() {
         assert!(got == expected, "app {app} differs from one app alone");
-        assert!(joined > 0, "app {app}: its crew took part in its passes");
+        assert!(joined > 0, "app {app}: its workers took part in its passes");
         assert_eq!(
             refused, 0,
-            "app {app}: no pass ran on one thread because another app held the crew"
+            "app {app}: no pass ran on one thread because another app held the workers"
         );
     }
 }
@@ -112,7 +112,7 @@ fn two_apps_stepping_at_once_each_have_their_crew_and_the_outcome_of_one_alone()
 #[test]
 fn a_game_system_between_stages_gets_the_compute_pool() {
     let mut app = crowded_app(BODIES);
-    // Between two stages, while the crew is on shift: a task spawned on the compute pool
+    // Between two stages, while the workers are on shift: a task spawned on the compute pool
     // must run on one of its threads while the system waits for it (it does not help).
     app.add_systems(
         FixedUpdate,
@@ -130,7 +130,7 @@ fn a_game_system_between_stages_gets_the_compute_pool() {
         .after(PhysicsSystems::TileCollide)
         .before(PhysicsSystems::UpdatePartition),
     );
-    // The crew joins a pass when its threads get there in time; on a machine busy with other
+    // The workers joins a pass when its threads get there in time; on a machine busy with other
     // work that may take more than a few steps, so step until it has (at most 600 steps).
     let mut steps = 0;
     while steps < 30 || (crew_record(&app).0 == 0 && steps < 600) {
@@ -140,6 +140,6 @@ fn a_game_system_between_stages_gets_the_compute_pool() {
     let (joined, _) = crew_record(&app);
     assert!(
         joined > 0,
-        "the crew was at work in the same steps ({steps} steps)"
+        "the workers were at work in the same steps ({steps} steps)"
     );
 }
