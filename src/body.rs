@@ -224,11 +224,11 @@ pub struct BodyState {
     /// The velocity of the body this one stands on (the one rising fastest when several);
     /// zero on tiles or in the air. Ground friction pulls the body's horizontal speed toward it;
     /// a controller that sets the velocity itself every step can add it to carry a character
-    /// along on a moving platform exactly (see [`carry`](crate::carry)).
+    /// along on a moving platform exactly.
     pub ground_velocity: Vec2,
     /// The body this one stands on (the one [`ground_velocity`](Self::ground_velocity) is
     /// of); `None` on tiles or in the air. When a kinematic body below changes its velocity,
-    /// the change is passed up to this body ([`carry`](crate::carry)).
+    /// the change is passed up to this body (and on to what stands on it).
     pub ground: Option<Entity>,
     /// Warnings already given for this body, so each problem is reported once.
     #[reflect(ignore)]

@@ -43,12 +43,11 @@ pub struct PhysicsConfig {
     /// what it stands on, per second: after standing for `t` seconds its speed relative to the
     /// ground is multiplied by `exp(-ground_friction * t)`. Default `10` (it keeps about 85% of
     /// it per 1/60 s step). On tiles the ground is still; on a body it moves at that body's
-    /// [`Velocity`](crate::Velocity), so a rider is carried along by a moving platform (see
-    /// [`apply_ground_friction`](crate::friction::apply_ground_friction)). `0` disables friction
+    /// [`Velocity`](crate::Velocity), so a rider is carried along by a moving platform. `0`
+    /// disables friction
     /// for everyone; [`BodySwitches::friction`] disables it per body. A controller that sets the
     /// velocity every step still moves at that speed: friction is applied after the move. Below
-    /// [`FRICTION_STOP_SPEED`](crate::friction::FRICTION_STOP_SPEED) relative to the ground the
-    /// body moves with the ground.
+    /// 0.01 units per second relative to the ground the body moves with the ground.
     /// Walking on slopes does not depend on friction
     /// ([`BodySwitches::walk_slopes`](crate::BodySwitches::walk_slopes)).
     ///
@@ -75,8 +74,7 @@ pub struct PhysicsConfig {
     /// Larger cells mean more boxes compared per body, smaller ones more cells per body (and
     /// more bodies changing cells each step); a cell several times the size of a typical body
     /// keeps both low. In the benchmark's crowded pile (boxes 8 to 24 units wide on 16-unit
-    /// tiles) 8 gave the shortest step: 4 was 4 to 15% slower in 7 of 8 comparisons, 16
-    /// slower still (`BENCHMARKS.md`).
+    /// tiles) 8 gives the shortest step, 4 and 16 longer ones (see `BENCHMARKS.md`).
     pub partition_cell_tiles: u32,
     /// Each stage's pass over the bodies is spread over as many threads as Bevy's compute task
     /// pool has when there are at least this many bodies (below it, spreading the work costs
@@ -171,7 +169,7 @@ impl Default for PhysicsConfig {
 
 /// The gravity and fall-speed cap the step uses: [`PhysicsConfig`]'s, or the last valid ones
 /// while it holds a gravity that is not finite or a cap that is NaN or negative (with one
-/// warning per spell of bad values).
+/// warning while the bad values last).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CheckedFall {
     gravity: Vec2,

@@ -6,8 +6,42 @@ use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
 use crate::PhysicsSystems;
-use crate::pairs::PhysicsStats;
 use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
+
+/// Counters of the last step, for tools and the debug panel.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Reflect)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct PhysicsStats {
+    /// Bodies in the partition.
+    pub bodies: usize,
+    /// Of those, the bodies the step processed in full; the others were at rest, left out of
+    /// the step (see [`RestSkippingPlugin`](crate::RestSkippingPlugin)). All of them without it.
+    pub awake_bodies: usize,
+    /// Cells holding at least one body.
+    pub occupied_cells: usize,
+    /// Pairs whose boxes were compared (the pairs of two resting bodies are not: see
+    /// [`RestSkippingPlugin`](crate::RestSkippingPlugin)).
+    pub pairs_tested: usize,
+    /// Pairs found overlapping or touching.
+    pub pairs_found: usize,
+    /// Relaxation passes that changed something (moved a body, or found one blocked on a new
+    /// side), in the group of bodies that needed the most (0 with relaxation off). As many as
+    /// [`PhysicsConfig::relaxation_passes`](crate::PhysicsConfig::relaxation_passes) allows means relaxation stopped at that limit, not
+    /// because nothing was left to move.
+    pub relaxation_passes: usize,
+    /// Bodies relaxation moved (each once, however many passes moved it).
+    pub relaxed_bodies: usize,
+    /// How deep the two bodies deepest inside each other are where the step left them: the
+    /// smaller axis of their overlap (how far one must move to leave the other), over the pairs
+    /// detection found; 0 when no two overlap. Pairs with a
+    /// [squished](crate::BodyState::is_squished) body are left out. Measured only with
+    /// [`PhysicsConfig::measure_overlaps`](crate::PhysicsConfig::measure_overlaps) on (0
+    /// otherwise).
+    pub deepest_overlap: f32,
+    /// Of the same pairs, how many overlap by more than one unit (0 unless
+    /// [`PhysicsConfig::measure_overlaps`](crate::PhysicsConfig::measure_overlaps) is on).
+    pub pairs_over_one_unit: usize,
+}
 
 /// Records, after every physics step, [`PhysicsStats`] and the time of each stage (from
 /// [`StageTimingPlugin`], which it adds if the app has not) as diagnostics:
@@ -83,7 +117,7 @@ pub const PAIRS_OVER_ONE_UNIT: DiagnosticPath =
 pub const DEEPEST_OVERLAP: DiagnosticPath = DiagnosticPath::const_new("physics/deepest_overlap");
 /// The whole step, in milliseconds.
 pub const STEP_MS: DiagnosticPath = DiagnosticPath::const_new("physics/step_ms");
-/// Each stage, in milliseconds, in the order of [`STAGES`].
+/// Each stage, in milliseconds, in the order of [`StageTimings::by_stage`].
 pub const STAGE_MS: [DiagnosticPath; STAGES.len()] = [
     DiagnosticPath::const_new("physics/stage/integrate_ms"),
     DiagnosticPath::const_new("physics/stage/tiles_ms"),

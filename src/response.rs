@@ -479,8 +479,8 @@ pub(crate) fn respond_to_contacts(
 
 /// The stage [`PhysicsSystems::Respond`]:
 /// [`respond_to_contacts`]; relaxation, when [`RelaxationPlugin`](crate::RelaxationPlugin) is
-/// there ([`RespondSteps::Relax`]); then the workers' passes are over ([`release_workers`]), the overlaps left are measured ([`measure_overlaps`]), and the
-/// bodies the response and relaxation moved are filed in the partition where they ended
+/// there ([`RespondSteps::Relax`]); then the workers are released ([`release_workers`]), the
+/// overlaps left are measured ([`measure_overlaps`]), and the bodies the response and relaxation moved are filed in the partition where they ended
 /// ([`update_partition`]).
 pub(crate) struct ResponsePlugin(pub(crate) InternedScheduleLabel);
 
@@ -493,7 +493,7 @@ pub(crate) enum RespondSteps {
     Contacts,
     /// Relaxation.
     Relax,
-    /// The workers dismissed, the overlaps left measured, the moved bodies filed in the partition.
+    /// The workers released, the overlaps left measured, the moved bodies filed in the partition.
     Finish,
 }
 

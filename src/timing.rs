@@ -9,6 +9,7 @@ use bevy::prelude::*;
 
 use crate::PhysicsSystems;
 
+internal! {
 /// The timed stages, in step order. `relax` is the part of [`PhysicsSystems::Respond`] that
 /// relaxation takes ([`PhysicsConfig::relaxation_passes`](crate::PhysicsConfig)), next to
 /// nothing when it is off; `respond` is the rest of that set.
@@ -21,6 +22,7 @@ pub const STAGES: [&str; N] = [
     "relax",
     "sensors",
 ];
+}
 
 /// How many stages are timed.
 pub(crate) const N: usize = 7;
@@ -38,7 +40,7 @@ const HISTORY: usize = 240;
 /// The duration of each stage of the last physics step, and of recent steps.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct StageTimings {
-    /// The last step, per stage (see [`STAGES`]).
+    /// The last step, per stage, in step order (named by [`by_stage`](Self::by_stage)).
     pub last: [Duration; N],
     /// Recent steps, oldest first, per stage in milliseconds.
     pub history: VecDeque<[f32; N]>,
@@ -49,6 +51,13 @@ impl StageTimings {
     /// The last step's total.
     pub fn total(&self) -> Duration {
         self.last.iter().sum()
+    }
+
+    /// The last step's stages, in step order, each with its name: `integrate`, `tiles`,
+    /// `partition`, `pairs`, `respond` and `relax` (the part of [`PhysicsSystems::Respond`]
+    /// that relaxation takes, next to nothing when it is off), `sensors`.
+    pub fn by_stage(&self) -> impl Iterator<Item = (&'static str, Duration)> + '_ {
+        STAGES.into_iter().zip(self.last)
     }
 }
 
@@ -87,7 +96,7 @@ pub(crate) fn mark<const I: usize>(mut timings: ResMut<StageTimings>) {
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_platformer_physics::prelude::*;
-/// use bevy_platformer_physics::timing::{STAGES, StageTimingPlugin, StageTimings};
+/// use bevy_platformer_physics::timing::{StageTimingPlugin, StageTimings};
 ///
 /// let mut app = App::new();
 /// app.add_plugins((MinimalPlugins, PhysicsPlugin::default(), StageTimingPlugin::default()));
@@ -96,9 +105,10 @@ pub(crate) fn mark<const I: usize>(mut timings: ResMut<StageTimings>) {
 /// let timings = app.world().resource::<StageTimings>();
 /// assert_eq!(timings.history.len(), 1);
 /// assert!(timings.total() > std::time::Duration::ZERO);
-/// for (stage, ms) in STAGES.iter().zip(timings.history[0]) {
-///     println!("{stage}: {ms:.3} ms");
+/// for (stage, time) in timings.by_stage() {
+///     println!("{stage}: {time:?}");
 /// }
+/// assert_eq!(timings.by_stage().count(), timings.last.len());
 /// ```
 pub struct StageTimingPlugin {
     /// The schedule the physics runs in; default `FixedUpdate`.

@@ -1,5 +1,5 @@
-//! Integration tests on a headless App, one module per behaviour (see DESIGN.md: one test
-//! binary links once).
+//! Integration tests on a headless App, one module per behaviour, all in one test binary (it
+//! links once, where a binary per file would link Bevy once each).
 
 mod common;
 

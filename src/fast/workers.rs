@@ -2,7 +2,7 @@
 //! parallel pass to the next.
 //!
 //! A step runs about a dozen parallel passes, each a fraction of a millisecond long. Spawning a
-//! task per pass and thread (a task-pool scope) allocates (about 40 times a step), and the
+//! task per pass and thread (a task-pool scope) allocates at every pass, and the
 //! helping thread goes back to the pool and to sleep after each pass, so that the next pass
 //! begins with a system call to wake it and the wait for it to run. The workers are
 //! spawned once, when the app's first step needs them, and end with the app (the workers are a

@@ -282,8 +282,8 @@ const READ_AHEAD: usize = 2;
 /// Asks the processor to start loading the list of the cell with flat index `flat` (if any).
 /// Each cell's list is its own heap block, so the first read of a list is usually a cache
 /// miss; started a few cells early, it overlaps the pair tests of the cells in between instead
-/// of stalling the loop. (Measured at 64k bodies: a plain read in its place saves 8-9% of pair
-/// detection, and the prefetch, which the loop does not wait for, another 6-10%.)
+/// of stalling the loop. A prefetch, which the loop does not wait for, helps more than a plain
+/// read in its place (see `BENCHMARKS.md`).
 #[inline]
 fn prefetch_cell(partition: &Partition, flat: usize) {
     if let Some(first) = partition.cell_at_flat(flat).first() {

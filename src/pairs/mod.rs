@@ -51,6 +51,7 @@ use bevy::prelude::*;
 use crate::collision_events::{Change, report_contact_changes};
 use crate::config::PhysicsConfig;
 use crate::contacts::{CollisionData, Contacts};
+use crate::diagnostics::PhysicsStats;
 use crate::fast::workers::Workers;
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::messages::{CollisionEnded, CollisionStarted};
@@ -59,41 +60,6 @@ use crate::pairs::store::{ContactStore, DetectionQuery};
 use crate::partition::Partition;
 use crate::rest_skipping::RestSkipping;
 use crate::schedule::PhysicsSystems;
-
-/// Counters of the last step, for tools and the debug panel.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Reflect)]
-#[reflect(Resource, Default, Debug, PartialEq, Clone)]
-pub struct PhysicsStats {
-    /// Bodies in the partition.
-    pub bodies: usize,
-    /// Of those, the bodies the step processed in full; the others were at rest, left out of
-    /// the step (see [`RestSkippingPlugin`](crate::RestSkippingPlugin)). All of them without it.
-    pub awake_bodies: usize,
-    /// Cells holding at least one body.
-    pub occupied_cells: usize,
-    /// Pairs whose boxes were compared (the pairs of two resting bodies are not: see
-    /// [`RestSkippingPlugin`](crate::RestSkippingPlugin)).
-    pub pairs_tested: usize,
-    /// Pairs found overlapping or touching.
-    pub pairs_found: usize,
-    /// Relaxation passes that changed something (moved a body, or found one blocked on a new
-    /// side), in the group of bodies that needed the most (0 with relaxation off). As many as
-    /// [`PhysicsConfig::relaxation_passes`] allows means relaxation stopped at that limit, not
-    /// because nothing was left to move.
-    pub relaxation_passes: usize,
-    /// Bodies relaxation moved (each once, however many passes moved it).
-    pub relaxed_bodies: usize,
-    /// How deep the two bodies deepest inside each other are where the step left them: the
-    /// smaller axis of their overlap (how far one must move to leave the other), over the pairs
-    /// detection found; 0 when no two overlap. Pairs with a
-    /// [squished](crate::BodyState::is_squished) body are left out. Measured only with
-    /// [`PhysicsConfig::measure_overlaps`](crate::PhysicsConfig::measure_overlaps) on (0
-    /// otherwise).
-    pub deepest_overlap: f32,
-    /// Of the same pairs, how many overlap by more than one unit (0 unless
-    /// [`PhysicsConfig::measure_overlaps`](crate::PhysicsConfig::measure_overlaps) is on).
-    pub pairs_over_one_unit: usize,
-}
 
 /// Finds every touching or overlapping pair and refills every body's [`Contacts`].
 pub(crate) fn detect_pairs(

@@ -12,7 +12,7 @@
 //! - **Bodies with an invalid `Aabb`** are kept out of the cells until it is fixed.
 //! - **Bodies jittering across a cell edge** (a crowd pressed together moves by fractions of a
 //!   unit every step) would change cells at every step. A body leaves a cell only once it is
-//!   more than [`LEAVE_MARGIN_TILES`] away from it; it is always in every cell its box covers,
+//!   more than a sixteenth of a tile (`LEAVE_MARGIN_TILES`) away from it; it is always in every cell its box covers,
 //!   so pairs are found as before (each in the first cell both bodies' ranges share).
 
 use bevy::prelude::*;
@@ -24,15 +24,17 @@ mod update;
 
 pub(crate) use update::{PartitionPlugin, leave_partition, leave_partition_hook, update_partition};
 
+internal! {
 /// How far, in tiles, a body may move out of a cell before it leaves it (a sixteenth of a
 /// tile). Bodies pressed together in a crowd jitter by fractions of a unit across cell edges,
-/// so without it most cell changes undo the one before: in the benchmark's pile, about four in
-/// five (404 changes a step at 16 000 bodies, 90 with it). A body is always in every cell its
-/// box covers, so no pair is missed; it is at most in one more row or column of cells.
+/// so without it most cell changes undo the one before (see `BENCHMARKS.md`). A body is always
+/// in every cell its box covers, so no pair is missed; it is at most in one more row or column
+/// of cells.
 pub const LEAVE_MARGIN_TILES: f32 = 1.0 / 16.0;
+}
 
 /// An inclusive rectangle of cells: (bottom-left, top-right).
-pub type CellRange = (UVec2, UVec2);
+pub(crate) type CellRange = (UVec2, UVec2);
 
 /// One cell a body occupies, and the body's index in that cell's list.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
@@ -60,8 +62,9 @@ impl GridAreas {
         &self.areas
     }
 
-    /// The inclusive rectangle of cells the body covers (`None` when not partitioned).
-    pub fn range(&self) -> Option<CellRange> {
+    /// The inclusive rectangle of cells the body covers, (bottom-left, top-right) (`None` when
+    /// not partitioned).
+    pub fn range(&self) -> Option<(UVec2, UVec2)> {
         self.range
     }
 }
@@ -116,7 +119,7 @@ impl core::error::Error for PartitionError {}
 /// [`PhysicsConfig::contact_tolerance`](crate::PhysicsConfig::contact_tolerance), so bodies
 /// that touch within it share a cell; with relaxation on, grown by a quarter of a tile more, so
 /// that the bodies near each other do too), and stays in a cell it has left until it is more than
-/// [`LEAVE_MARGIN_TILES`] away from it. Updated incrementally in
+/// a sixteenth of a tile away from it. Updated incrementally in
 /// [`PhysicsSystems::UpdatePartition`](crate::PhysicsSystems::UpdatePartition); read it (and
 /// every body's [`GridAreas`]) for tools and debugging.
 ///
@@ -223,8 +226,8 @@ impl Partition {
     }
 
     /// The inclusive range of cells a box with corners `min`, `max` covers, clamped to the grid
-    /// (so boxes outside the map use the border cells).
-    pub fn cell_range(&self, min: Vec2, max: Vec2) -> CellRange {
+    /// (so boxes outside the map use the border cells): (bottom-left, top-right).
+    pub fn cell_range(&self, min: Vec2, max: Vec2) -> (UVec2, UVec2) {
         let last = self.dims.saturating_sub(UVec2::ONE).as_ivec2();
         let to_cell = |p: Vec2| {
             floor_clamped(divide(p - self.origin, self.cell_size), IVec2::ZERO, last).as_uvec2()

@@ -75,10 +75,10 @@ use core::ops::DerefMut;
 
 use crate::body::{Aabb, warn_bits, warn_once_while};
 use crate::config::PhysicsConfig;
+use crate::diagnostics::PhysicsStats;
 use crate::fast::parallel::{CHUNKS, for_each_split};
 use crate::fast::workers::Workers;
 use crate::messages::{InEntityOrder, Squished};
-use crate::pairs::PhysicsStats;
 use crate::pairs::store::ContactStore;
 use crate::partition::Partition;
 use crate::response::RespondSteps;

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::body::{Aabb, BodyState};
 use crate::config::PhysicsConfig;
-use crate::pairs::PhysicsStats;
+use crate::diagnostics::PhysicsStats;
 use crate::pairs::store::ContactStore;
 
 /// Overlaps deeper than this are counted in [`PhysicsStats::pairs_over_one_unit`].

@@ -18,7 +18,7 @@ use crate::tiles::collide::{PassThrough, TileBody, TileOutcome, TileParams, coll
 ///
 /// Written by the physics, on every body ([`PhysicsPlugin`](crate::PhysicsPlugin) adds it with
 /// the [`Aabb`](crate::Aabb)).
-/// A memo is only ever used in the world and the spell of map and parameters it was made in:
+/// A memo is only ever used in the world and the generation of map and parameters it was made in:
 /// one copied into another world, restored from a snapshot taken before the map changed, or
 /// loaded from a scene (reflection leaves its contents out) is worked out again. Changes to
 /// the [`TileMap`] are seen through Bevy's change detection, so edit it through `ResMut` (as
@@ -98,7 +98,7 @@ fn bits(v: Vec2) -> u64 {
 }
 
 /// Numbers the generations during which the tile map and the step's parameters stay the same: a
-/// [`TileMemo`] made in an earlier spell is never used. The numbers come from one counter for
+/// [`TileMemo`] made in an earlier generation is never used. The numbers come from one counter for
 /// the whole process, so no two generations share one, in one world or in several.
 #[derive(Debug, Default)]
 pub(crate) struct MemoGeneration {
