@@ -3,7 +3,12 @@
 
 use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
 use bevy::ecs::schedule::ScheduleLabel;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+
+use crate::contacts::CollisionData;
+use crate::pairs::store::ContactStore;
+use crate::rest_skipping::memory::{ACTIVE, Awake};
 
 use crate::PhysicsSystems;
 use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
@@ -193,5 +198,65 @@ fn record_diagnostics(
     diagnostics.add_measurement(&STEP_MS, || ms(timings.total()));
     for (path, &time) in STAGE_MS.iter().zip(&timings.last) {
         diagnostics.add_measurement(path, || ms(time));
+    }
+}
+
+/// How the last step treated a body ([`PhysicsInspector::last_step`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LastStep {
+    /// Processed in full.
+    Processed,
+    /// At rest, but a moving body came near it: its contacts were searched again and it
+    /// responded to them (see [`RestSkippingPlugin`](crate::RestSkippingPlugin)).
+    RestingResponded,
+    /// At rest: left out of the step, its contacts kept.
+    Resting,
+    /// At rest and not in the partition (outside it, or not detected).
+    RestingUndetected,
+}
+
+/// What the last step found for each body, for tools such as the debug panel: its contacts
+/// (whether or not it has [`Contacts`](crate::Contacts)) and how the step treated it.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_platformer_physics::diagnostics::{LastStep, PhysicsInspector};
+/// use bevy_platformer_physics::prelude::*;
+///
+/// fn report(inspector: PhysicsInspector, bodies: Query<Entity, With<Aabb>>) {
+///     for entity in &bodies {
+///         let contacts = inspector.contacts(entity).count();
+///         if inspector.last_step(entity) == Some(LastStep::Processed) {
+///             info!("{entity}: {contacts} contacts");
+///         }
+///     }
+/// }
+/// # let mut app = App::new();
+/// # app.add_plugins((MinimalPlugins, PhysicsPlugin::default()));
+/// # app.add_systems(Update, report);
+/// # app.update();
+/// ```
+#[derive(SystemParam)]
+pub struct PhysicsInspector<'w, 's> {
+    store: Res<'w, ContactStore>,
+    awake: Query<'w, 's, &'static Awake>,
+}
+
+impl PhysicsInspector<'_, '_> {
+    /// `entity`'s contacts at the last pair detection, as its [`Contacts`](crate::Contacts)
+    /// would hold them.
+    pub fn contacts(&self, entity: Entity) -> impl ExactSizeIterator<Item = CollisionData> + '_ {
+        self.store.of(entity)
+    }
+
+    /// How the last step treated `entity` (`None`: not a body).
+    pub fn last_step(&self, entity: Entity) -> Option<LastStep> {
+        let awake = self.awake.get(entity).ok()?;
+        Some(match self.store.mode_of(entity) {
+            _ if awake.is_awake() => LastStep::Processed,
+            Some(m) if m & ACTIVE != 0 => LastStep::RestingResponded,
+            Some(_) => LastStep::Resting,
+            None => LastStep::RestingUndetected,
+        })
     }
 }

@@ -1,10 +1,12 @@
 //! `PhysicsDiagnosticsPlugin`: the step's counters and stage times reach Bevy's diagnostics.
 
 use bevy::diagnostic::{DiagnosticPath, DiagnosticsStore};
+use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy_platformer_physics::diagnostics::{
-    AWAKE_BODIES, BODIES, DEEPEST_OVERLAP, PAIRS_FOUND, PAIRS_OVER_ONE_UNIT,
-    PhysicsDiagnosticsPlugin, RELAXATION_PASSES, RELAXED_BODIES, STAGE_MS, STEP_MS,
+    AWAKE_BODIES, BODIES, DEEPEST_OVERLAP, LastStep, PAIRS_FOUND, PAIRS_OVER_ONE_UNIT,
+    PhysicsDiagnosticsPlugin, PhysicsInspector, RELAXATION_PASSES, RELAXED_BODIES, STAGE_MS,
+    STEP_MS,
 };
 
 use crate::common::*;
@@ -125,4 +127,51 @@ fn the_stats_give_the_deepest_overlap_where_the_step_left_the_bodies() {
             assert!(deepest < 0.1 && worst_over == 0, "parted: {deepest}");
         }
     }
+}
+
+/// `(contacts' other bodies, last step)` of `entity`, through the public inspector.
+fn inspect(app: &mut App, entity: Entity) -> (Vec<Entity>, Option<LastStep>) {
+    let mut state = SystemState::<PhysicsInspector>::new(app.world_mut());
+    let inspector = state.get(app.world()).expect("the physics resources exist");
+    let others = inspector.contacts(entity).map(|c| c.other).collect();
+    (others, inspector.last_step(entity))
+}
+
+#[test]
+fn the_inspector_reports_each_bodys_contacts_and_how_the_step_treated_it() {
+    let mut app = app(ascii("#........#\n##########"));
+    // A crate on a crate on the floor; neither has `Contacts`.
+    let below = spawn_unlisted(&mut app, Vec2::new(40.0, 22.0));
+    let above = spawn_unlisted(&mut app, Vec2::new(40.0, 34.0));
+    step(&mut app, 1);
+    assert_eq!(
+        inspect(&mut app, below),
+        (vec![above], Some(LastStep::Processed))
+    );
+    assert_eq!(inspect(&mut app, above).0, vec![below]);
+    // Once they rest, the step leaves them out and keeps their contacts.
+    step(&mut app, 30);
+    assert_eq!(
+        inspect(&mut app, below),
+        (vec![above], Some(LastStep::Resting))
+    );
+    // A body walking into the crate below: the crate stays at rest (the walker takes the whole
+    // overlap), but responds to the walker, found again at each step.
+    let walker = spawn(
+        &mut app,
+        Vec2::new(60.0, 22.0),
+        Vec2::splat(6.0),
+        Vec2::ZERO,
+    );
+    for _ in 0..20 {
+        set_vel(&mut app, walker, Vec2::new(-60.0, 0.0));
+        step(&mut app, 1);
+    }
+    let (touching, last) = inspect(&mut app, walker);
+    assert!(touching.contains(&below), "{touching:?}");
+    assert_eq!(last, Some(LastStep::Processed));
+    assert_eq!(inspect(&mut app, below).1, Some(LastStep::RestingResponded));
+    // Not a body.
+    let other = app.world_mut().spawn_empty().id();
+    assert_eq!(inspect(&mut app, other), (vec![], None));
 }

@@ -5,8 +5,8 @@ use bevy::prelude::*;
 
 use super::{DebugOverlays, DebugSelection, SquishLog};
 use crate::body::{Aabb, BodyState, Kinematic, Velocity};
+use crate::diagnostics::PhysicsInspector;
 use crate::flags::{PushFlags, Side};
-use crate::pairs::store::ContactStore;
 use crate::partition::Partition;
 use crate::sensors::{Sensor, SensorContents};
 use crate::shapes::Shape;
@@ -45,7 +45,7 @@ pub(super) fn draw_overlays(
     overlays: Res<DebugOverlays>,
     (selection, squishes): (Res<DebugSelection>, Res<SquishLog>),
     map: Res<TileMap>,
-    (partition, layout): (Res<Partition>, Res<ContactStore>),
+    (partition, inspector): (Res<Partition>, PhysicsInspector),
     bodies: Query<BodyItem>,
     sensors: Query<(&Sensor, &Transform, &SensorContents)>,
     mut gizmos: Gizmos,
@@ -127,7 +127,7 @@ pub(super) fn draw_overlays(
             }
         }
         // Every body's contacts, from the last detection (whether or not it has `Contacts`).
-        for contact in layout.of(entity) {
+        for contact in inspector.contacts(entity) {
             if overlays.pairs && entity < contact.other {
                 let touching = contact.overlap.x == 0.0 || contact.overlap.y == 0.0;
                 let color = if touching { TOUCH } else { OVERLAP };

@@ -9,11 +9,9 @@ use bevy_egui::{EguiContexts, egui};
 use super::squishes::describe;
 use super::{DebugOverlays, DebugSelection, STAGES, SquishLog, StageTimings, TimeTravel};
 use crate::body::{Aabb, BodyState, Velocity};
-use crate::diagnostics::PhysicsStats;
+use crate::diagnostics::{LastStep, PhysicsInspector, PhysicsStats};
 use crate::flags::{PushFlags, Side};
-use crate::pairs::store::ContactStore;
 use crate::partition::Partition;
-use crate::rest_skipping::memory::{ACTIVE, Awake};
 use crate::sensors::SensorContents;
 
 /// The world position under the cursor of the primary window, seen by the first active 2D
@@ -83,10 +81,9 @@ pub(super) struct PanelData<'w, 's> {
             &'static Velocity,
             &'static PushFlags,
             &'static BodyState,
-            &'static Awake,
         ),
     >,
-    layout: Res<'w, ContactStore>,
+    inspector: PhysicsInspector<'w, 's>,
     sensors: Query<'w, 's, (Entity, &'static SensorContents)>,
 }
 
@@ -292,7 +289,7 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
         ui.label("Click a body to inspect it.");
         return;
     };
-    let Ok((aabb, velocity, flags, state, awake)) = data.bodies.get(entity) else {
+    let Ok((aabb, velocity, flags, state)) = data.bodies.get(entity) else {
         ui.label(format!("{entity} is gone."));
         data.selection.0 = None;
         return;
@@ -317,7 +314,7 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
                 "pushed",
                 sides(|s| flags.pushed_tile(s), |s| flags.pushed_object(s)),
             ),
-            ("last step", step_kind(*awake, data.layout.mode_of(entity))),
+            ("last step", step_kind(data.inspector.last_step(entity))),
             ("standing on", format!("{:?}", state.standing_on)),
             ("on ladder", state.overlaps_ladder.to_string()),
             ("in sensors", {
@@ -341,7 +338,7 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
         }
     });
     // From the last detection, whether or not the body has `Contacts`.
-    let contacts = data.layout.of(entity);
+    let contacts = data.inspector.contacts(entity);
     ui.label(format!("{} contacts", contacts.len()));
     egui::ScrollArea::vertical()
         .max_height(180.0)
@@ -375,14 +372,14 @@ fn inspector(ui: &mut egui::Ui, data: &mut PanelData) {
         });
 }
 
-/// How the last step treated a body (see `crate::rest_skipping::memory`): `awake` as integrate left it, and its
-/// slot's mode in pair detection (`None`: not detected, such as a body outside the partition).
-fn step_kind(awake: Awake, mode: Option<u8>) -> String {
-    match mode {
-        _ if awake.is_awake() => "awake: processed in full",
-        Some(m) if m & ACTIVE != 0 => "at rest, its contacts searched: responded",
-        Some(_) => "at rest: left out",
-        None => "at rest, not detected",
+/// How the last step treated a body.
+fn step_kind(last: Option<LastStep>) -> String {
+    match last {
+        Some(LastStep::Processed) => "awake: processed in full",
+        Some(LastStep::RestingResponded) => "at rest, its contacts searched: responded",
+        Some(LastStep::Resting) => "at rest: left out",
+        Some(LastStep::RestingUndetected) => "at rest, not detected",
+        None => "-",
     }
     .into()
 }

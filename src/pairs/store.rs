@@ -202,8 +202,8 @@ impl ContactStore {
         }
     }
 
-    /// The body's kind this step (`crate::rest_skipping::memory`'s bits; `None` when it was not detected).
-    #[cfg(feature = "debug")]
+    /// The body's kind this step (`crate::rest_skipping::memory`'s bits; `None` when it was
+    /// not detected).
     #[inline]
     pub(crate) fn mode_of(&self, entity: Entity) -> Option<u8> {
         let k = self.now.slot(entity)?;
