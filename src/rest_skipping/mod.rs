@@ -8,11 +8,13 @@
 //! leaves it out (it is not integrated, collided with tiles, searched for pairs or responded
 //! to) and keeps its contacts from the last step. This is not sleeping: the outcome is bit for
 //! bit that of a step that processes every body, which is what the physics does without this
-//! plugin. Why it is exact, and how the stages sort bodies into awake, active and at rest, is
-//! the private core's business (`src/rest_skipping/memory.rs`).
+//! plugin.
 //!
 //! The plugin turns [`RestSkipping`] on; the stages read it. Without the plugin (or with the
-//! resource turned off) every body is processed at every step.
+//! resource turned off) every body is processed at every step. Where each part is: why it is
+//! exact, and the memory it keeps per body to sort bodies into awake, active and at rest, in
+//! `memory.rs`; the stages' pass over the bodies they move, resting ones left out, in
+//! `moving.rs`.
 
 use bevy::prelude::*;
 
