@@ -60,34 +60,34 @@ pub(super) fn relax(
                 .collect()
         })
         .collect();
-    let mut pieces: Vec<RelaxBody> = bodies.iter().map(piece).collect();
-    let origin: Vec<Vec2> = pieces.iter().map(|p| p.center).collect();
+    let mut relaxed: Vec<RelaxBody> = bodies.iter().map(relax_body).collect();
+    let origin: Vec<Vec2> = relaxed.iter().map(|p| p.center).collect();
     let map = step.map;
     for _ in 0..passes {
-        let before = pieces.clone();
-        let start: Vec<Vec2> = pieces.iter().map(|p| p.center).collect();
-        sweep_and_back(map, &mut pieces, &partners, (&start, touch), Direction::UP);
-        let start: Vec<Vec2> = pieces.iter().map(|p| p.center).collect();
-        let mut leftward = pieces.clone();
+        let before = relaxed.clone();
+        let start: Vec<Vec2> = relaxed.iter().map(|p| p.center).collect();
+        sweep_and_back(map, &mut relaxed, &partners, (&start, touch), Direction::UP);
+        let start: Vec<Vec2> = relaxed.iter().map(|p| p.center).collect();
+        let mut leftward = relaxed.clone();
         let phase = (&start[..], touch);
-        sweep_and_back(map, &mut pieces, &partners, phase, Direction::RIGHT);
+        sweep_and_back(map, &mut relaxed, &partners, phase, Direction::RIGHT);
         let left = Direction::RIGHT.reversed();
         sweep_and_back(map, &mut leftward, &partners, phase, left);
         for k in 0..n {
-            merge(map, &mut pieces[k], &leftward[k], start[k], touch);
+            merge(map, &mut relaxed[k], &leftward[k], start[k], touch);
         }
-        if unchanged(&pieces, &before) {
+        if unchanged(&relaxed, &before) {
             break;
         }
     }
-    for (piece, &origin) in pieces.iter_mut().zip(&origin) {
-        piece.center = whole_path(map, piece, origin, touch);
+    for (relax_body, &origin) in relaxed.iter_mut().zip(&origin) {
+        relax_body.center = whole_path(map, relax_body, origin, touch);
     }
     let squeezes = &mut Squeezes::default();
-    find_squeezes(&pieces, |k| partners[k].iter().copied(), touch, squeezes);
+    find_squeezes(&relaxed, |k| partners[k].iter().copied(), touch, squeezes);
     let entities: Vec<Entity> = bodies.iter().map(|body| body.entity).collect();
-    for (k, (body, piece)) in bodies.iter_mut().zip(&pieces).enumerate() {
-        body.aabb.center = piece.center;
+    for (k, (body, relax_body)) in bodies.iter_mut().zip(&relaxed).enumerate() {
+        body.aabb.center = relax_body.center;
         if body.kinematic {
             continue;
         }
@@ -96,7 +96,7 @@ pub(super) fn relax(
         warn_once_while(&mut &mut body.state, warn_bits::SQUEEZED, squeezed, || {
             let (_, pressers) = pressers.expect("squeezed");
             let message =
-                squished_by_relaxation(body.entity, piece.center, pressers, |j| entities[j]);
+                squished_by_relaxation(body.entity, relax_body.center, pressers, |j| entities[j]);
             squished.push(message);
         });
     }
@@ -104,7 +104,7 @@ pub(super) fn relax(
 
 /// A body as relaxation begins: where the response left it, blocked where it touches tiles; a
 /// kinematic body never moves.
-fn piece(body: &Body) -> RelaxBody {
+fn relax_body(body: &Body) -> RelaxBody {
     let (blocked, mobility) = if body.kinematic {
         (ALL_SIDES, Mobility::Fixed)
     } else if !body.switches.world_collision {
@@ -128,31 +128,31 @@ fn piece(body: &Body) -> RelaxBody {
 /// phase found them, then the sweep back from the partners behind the bodies it left short.
 fn sweep_and_back(
     map: &crate::tiles::TileMap,
-    pieces: &mut [RelaxBody],
+    relaxed: &mut [RelaxBody],
     partners: &[Vec<usize>],
     (start, touch): (&[Vec2], f32),
     dir: Direction,
 ) {
     let phase = Phase { start, touch };
-    let n = pieces.len();
+    let n = relaxed.len();
     let seeds: Vec<bool> = (0..n)
         .map(|k| {
             phase
-                .need(pieces, k, partners[k].iter().copied(), dir)
+                .need(relaxed, k, partners[k].iter().copied(), dir)
                 .is_some()
         })
         .collect();
-    let short = sweep(map, pieces, partners, (&phase, dir), seeds);
+    let short = sweep(map, relaxed, partners, (&phase, dir), seeds);
     let back = dir.reversed();
     let mut seeds = vec![false; n];
     for &s in &short {
         for &i in &partners[s] {
-            if phase.before(pieces, (s, i), back) {
+            if phase.before(relaxed, (s, i), back) {
                 seeds[i] = true;
             }
         }
     }
-    sweep(map, pieces, partners, (&phase, back), seeds);
+    sweep(map, relaxed, partners, (&phase, back), seeds);
 }
 
 /// One sweep: every body of the list in the sweep's order; each that is to be visited and has
@@ -160,28 +160,28 @@ fn sweep_and_back(
 /// the bodies left short.
 fn sweep(
     map: &crate::tiles::TileMap,
-    pieces: &mut [RelaxBody],
+    relaxed: &mut [RelaxBody],
     partners: &[Vec<usize>],
     (phase, dir): (&Phase, Direction),
     mut to_visit: Vec<bool>,
 ) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..pieces.len()).collect();
-    order.sort_by_key(|&k| phase.key(pieces, k, dir));
+    let mut order: Vec<usize> = (0..relaxed.len()).collect();
+    order.sort_by_key(|&k| phase.key(relaxed, k, dir));
     let mut short = Vec::new();
     for j in order {
         if !to_visit[j] {
             continue;
         }
-        let Some(need) = phase.need(pieces, j, partners[j].iter().copied(), dir) else {
+        let Some(need) = phase.need(relaxed, j, partners[j].iter().copied(), dir) else {
             continue;
         };
-        let visited = visit(map, pieces, j, (need, dir), phase.touch);
+        let visited = visit(map, relaxed, j, (need, dir), phase.touch);
         if visited.short {
             short.push(j);
         }
         if visited.moved {
             for &k in &partners[j] {
-                if phase.before(pieces, (j, k), dir) {
+                if phase.before(relaxed, (j, k), dir) {
                     to_visit[k] = true;
                 }
             }

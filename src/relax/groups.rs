@@ -24,15 +24,15 @@ use crate::tiles::collide::PassThrough;
 #[derive(Default)]
 pub(super) struct Groups {
     /// The bodies of every group, group after group, as relaxation moves them.
-    pub(super) pieces: Vec<RelaxBody>,
+    pub(super) bodies: Vec<RelaxBody>,
     /// Each body's slot in the contact layout.
     pub(super) slots: Vec<u32>,
-    /// Where each group ends in `pieces` (group `g` starts where group `g - 1` ends).
+    /// Where each group ends in `bodies` (group `g` starts where group `g - 1` ends).
     pub(super) ends: Vec<u32>,
     /// Body `i`'s partners, by place in its group, are `others[starts[i]..starts[i + 1]]`.
     starts: Vec<u32>,
     others: Vec<u32>,
-    /// By slot: its place in `pieces` ([`NOWHERE`]: in no group).
+    /// By slot: its place in `bodies` ([`NOWHERE`]: in no group).
     place: Vec<u32>,
     /// The bodies the response moved far, by slot.
     far: Vec<u32>,
@@ -52,17 +52,17 @@ pub(super) type Step<'a> = (&'a ContactStore, &'a ResponseEnds);
 /// it, never moved. And whether it is quiet (see [`ResponseEnd::quiet`]).
 ///
 /// [`ResponseEnd::quiet`]: crate::response::ended::ResponseEnd::quiet
-fn piece_of((layout, ends): Step, k: usize) -> (RelaxBody, bool) {
+fn body_of((layout, ends): Step, k: usize) -> (RelaxBody, bool) {
     let snap = &layout.records[k];
     let Some(end) = ends.end(layout, k) else {
-        let piece = RelaxBody {
+        let body = RelaxBody {
             center: snap.center,
             half: snap.half,
             blocked: ALL_SIDES,
             id: snap.entity.to_bits(),
             mobility: Mobility::Fixed,
         };
-        return (piece, true);
+        return (body, true);
     };
     let mobility = match end.free {
         true => Mobility::Free,
@@ -71,14 +71,14 @@ fn piece_of((layout, ends): Step, k: usize) -> (RelaxBody, bool) {
             climbing: end.climbing,
         }),
     };
-    let piece = RelaxBody {
+    let body = RelaxBody {
         center: end.center,
         half: snap.half,
         blocked: end.tile_sides,
         id: snap.entity.to_bits(),
         mobility,
     };
-    (piece, end.quiet)
+    (body, end.quiet)
 }
 
 impl Groups {
@@ -89,7 +89,7 @@ impl Groups {
         let layout = step.0;
         let slots = layout.records.len();
         self.find_far_pairs(step, (partition, touch));
-        self.pieces.clear();
+        self.bodies.clear();
         self.slots.clear();
         self.ends.clear();
         self.place.clear();
@@ -108,14 +108,14 @@ impl Groups {
             if self.place[root] != NOWHERE {
                 continue;
             }
-            let (piece, quiet) = piece_of(step, root);
+            let (body, quiet) = body_of(step, root);
             if quiet {
                 continue;
             }
             let start = self.slots.len();
             self.place[root] = start as u32;
             self.slots.push(root as u32);
-            self.pieces.push(piece);
+            self.bodies.push(body);
             let mut next = start;
             while let Some(&k) = self.slots.get(next) {
                 next += 1;
@@ -123,7 +123,7 @@ impl Groups {
                     if self.place[j as usize] == NOWHERE {
                         self.place[j as usize] = self.slots.len() as u32;
                         self.slots.push(j);
-                        self.pieces.push(piece_of(step, j as usize).0);
+                        self.bodies.push(body_of(step, j as usize).0);
                     }
                 }
             }
@@ -165,7 +165,7 @@ impl Groups {
         if self.far.is_empty() {
             return;
         }
-        let at = |k: usize| piece_of(step, k).0;
+        let at = |k: usize| body_of(step, k).0;
         // Whether far body `k` (at `a`) and body `j` are within reach and no partners yet.
         let new_pair = |(k, a): (usize, &RelaxBody), j: usize| {
             let b = at(j);
@@ -218,7 +218,7 @@ impl Groups {
         self.far_pairs.dedup();
     }
 
-    /// The partner lists of the group at `range` in `pieces`.
+    /// The partner lists of the group at `range` in `bodies`.
     pub(super) fn partners(&self, range: core::ops::Range<usize>) -> Partners<'_> {
         Partners {
             starts: &self.starts[range.start..=range.end],
@@ -226,7 +226,7 @@ impl Groups {
         }
     }
 
-    /// Where piece `i` of `pieces` ends when they are cut into `count` pieces of whole groups,
+    /// Where piece `i` of `bodies` ends when they are cut into `count` pieces of whole groups,
     /// of about as many bodies each.
     pub(super) fn cut(&self, i: usize, count: usize) -> usize {
         let len = self.slots.len();

@@ -129,7 +129,7 @@ impl Plugin for RelaxationPlugin {
 #[derive(Default)]
 struct Relaxation {
     groups: Groups,
-    pieces: Vec<RelaxBody>,
+    relaxed: Vec<RelaxBody>,
     /// One per piece of whole groups.
     parts: Vec<Part>,
     /// By slot: squeezed this step.
@@ -147,7 +147,7 @@ struct Part {
     squeezes: Squeezes,
     /// The most passes that changed one of its groups.
     passes: u32,
-    /// Each squeezed body (by place in `pieces`) and what presses its sides (by place).
+    /// Each squeezed body (by place in `relaxed`) and what presses its sides (by place).
     squeezed: Vec<(usize, [Option<PressedBy>; 4])>,
 }
 
@@ -169,7 +169,7 @@ fn relax_bodies(
 ) {
     let Relaxation {
         groups,
-        pieces,
+        relaxed,
         parts,
         squeezed,
         unsqueezed,
@@ -177,13 +177,13 @@ fn relax_bodies(
         messages,
     } = &mut *relaxation;
     groups.build((&layout, &ends), (&partition, config.contact_tolerance));
-    core::mem::swap(pieces, &mut groups.pieces);
+    core::mem::swap(relaxed, &mut groups.bodies);
     let (map, groups) = (&*map, &*groups);
     let settings = (config.relaxation_passes, config.contact_tolerance);
-    let threads = workers.threads(pieces.len() >= config.parallel_min_bodies);
+    let threads = workers.threads(relaxed.len() >= config.parallel_min_bodies);
     parts.resize_with(CHUNKS, Part::default);
     let cut = |i: usize| (groups.cut(i, CHUNKS), i + 1);
-    for_each_split(pieces, parts, CHUNKS, cut, threads, |i, pieces, part| {
+    for_each_split(relaxed, parts, CHUNKS, cut, threads, |i, relaxed, part| {
         let part = &mut part[0];
         let start = if i == 0 { 0 } else { groups.cut(i - 1, CHUNKS) };
         part.passes = 0;
@@ -192,10 +192,10 @@ fn relax_bodies(
         let mut from = start;
         for &end in &groups.ends[first..] {
             let end = end as usize;
-            if end > start + pieces.len() {
+            if end > start + relaxed.len() {
                 break;
             }
-            let group = &mut pieces[from - start..end - start];
+            let group = &mut relaxed[from - start..end - start];
             let partners = groups.partners(from..end);
             let passes = relax_group(map, group, partners, settings, &mut part.buffers);
             part.passes = part.passes.max(passes);
@@ -213,11 +213,11 @@ fn relax_bodies(
     });
     // Write back the bodies that moved, remembering where they are for the next step.
     let slot_of = |i: usize| groups.slots[i] as usize;
-    written.note((&layout, &ends), pieces, slot_of);
+    written.note((&layout, &ends), relaxed, slot_of);
     let parallel = (&*workers, config.parallel_min_bodies);
     stats.relaxation_passes = parts.iter().map(|p| p.passes).max().unwrap_or(0) as usize;
     let step = (&*layout, &*ends);
-    stats.relaxed_bodies += written.write(step, pieces, groups, &mut bodies, parallel);
+    stats.relaxed_bodies += written.write(step, relaxed, groups, &mut bodies, parallel);
     // Start the episodes of the squeezed, and end those of the bodies squeezed no more.
     let entity_of = |i: usize| layout.records[slot_of(i)].entity;
     squeezed.clear();
@@ -229,7 +229,7 @@ fn relax_bodies(
             continue;
         };
         warn_once_while(&mut body.state, warn_bits::SQUEEZED, true, || {
-            let center = pieces[*i].center;
+            let center = relaxed[*i].center;
             messages.push(squished_by_relaxation(entity, center, pressers, entity_of));
         });
     }
@@ -266,26 +266,26 @@ impl Written {
     fn note(
         &mut self,
         (layout, ends): Step,
-        pieces: &[RelaxBody],
+        relaxed: &[RelaxBody],
         slot_of: impl Fn(usize) -> usize,
     ) {
         self.places.clear();
         self.marks.clear();
         self.marks.resize(layout.records.len(), false);
-        for (i, piece) in pieces.iter().enumerate() {
-            if ends.moved_by_relaxation(layout, slot_of(i), piece.center) {
+        for (i, relaxed_body) in relaxed.iter().enumerate() {
+            if ends.moved_by_relaxation(layout, slot_of(i), relaxed_body.center) {
                 self.places.push(i as u32);
                 self.marks[slot_of(i)] = true;
             }
         }
     }
 
-    /// Puts each body noted where `pieces` has it: read by rows when they are many (on the
+    /// Puts each body noted where `relaxed` has it: read by rows when they are many (on the
     /// workers' threads from `parallel.1` bodies), else each looked up. Returns how many.
     fn write(
         &self,
         (layout, ends): Step,
-        pieces: &[RelaxBody],
+        relaxed: &[RelaxBody],
         groups: &Groups,
         bodies: &mut MovingBodies<Transform>,
         parallel: (&Workers, usize),
@@ -309,7 +309,7 @@ impl Written {
                 if let Ok(mut body) = bodies.get_mut(layout.records[k].entity) {
                     let awake = body.awake.bypass_change_detection();
                     place(
-                        pieces[i as usize].center,
+                        relaxed[i as usize].center,
                         &mut body.aabb,
                         &mut body.own,
                         awake,

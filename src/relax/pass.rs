@@ -97,9 +97,9 @@ pub(crate) fn ordered_bits(f: f32) -> u32 {
 impl Phase<'_> {
     /// Body `k`'s place in a sweep along `dir`, lowest first: its centre where the phase found
     /// it along `dir`'s axis, then its entity.
-    pub(crate) fn key(&self, pieces: &[RelaxBody], k: usize, dir: Direction) -> u128 {
+    pub(crate) fn key(&self, bodies: &[RelaxBody], k: usize, dir: Direction) -> u128 {
         let place =
-            u128::from(ordered_bits(self.start[k][dir.axis])) << 64 | u128::from(pieces[k].id);
+            u128::from(ordered_bits(self.start[k][dir.axis])) << 64 | u128::from(bodies[k].id);
         if dir.ahead {
             place
         } else {
@@ -110,11 +110,11 @@ impl Phase<'_> {
     /// Whether body `i` comes before body `j` in a sweep along `dir`.
     pub(crate) fn before(
         &self,
-        pieces: &[RelaxBody],
+        bodies: &[RelaxBody],
         (i, j): (usize, usize),
         dir: Direction,
     ) -> bool {
-        self.key(pieces, i, dir) < self.key(pieces, j, dir)
+        self.key(bodies, i, dir) < self.key(bodies, j, dir)
     }
 
     /// The distance between the centres of bodies `i` and `j` along `axis` when they touch, if
@@ -123,11 +123,11 @@ impl Phase<'_> {
     /// them.
     pub(crate) fn pair_along(
         &self,
-        pieces: &[RelaxBody],
+        bodies: &[RelaxBody],
         (i, j): (usize, usize),
         axis: usize,
     ) -> Option<f32> {
-        let (a, b) = (&pieces[i], &pieces[j]);
+        let (a, b) = (&bodies[i], &bodies[j]);
         let across = 1 - axis;
         let overlap_across =
             (a.half[across] + b.half[across]) - (a.center[across] - b.center[across]).abs();
@@ -146,24 +146,24 @@ impl Phase<'_> {
     /// Where (signed: the coordinate times the direction's sign) body `i` has body `j` go in a
     /// sweep along `dir`, if `i` comes before `j`, their pair is settled along the axis, and
     /// that is beyond `j` by more than the pair's tolerance.
-    fn wanted(&self, pieces: &[RelaxBody], (i, j): (usize, usize), dir: Direction) -> Option<f32> {
-        if !self.before(pieces, (i, j), dir) {
+    fn wanted(&self, bodies: &[RelaxBody], (i, j): (usize, usize), dir: Direction) -> Option<f32> {
+        if !self.before(bodies, (i, j), dir) {
             return None;
         }
-        let gap = self.pair_along(pieces, (i, j), dir.axis)?;
-        self.beyond(pieces, (i, j), gap, dir)
+        let gap = self.pair_along(bodies, (i, j), dir.axis)?;
+        self.beyond(bodies, (i, j), gap, dir)
     }
 
     /// Where body `i` has body `j` go along `dir` to touch it (their centres `gap` apart), if
     /// that is beyond `j` by more than the pair's tolerance.
     fn beyond(
         &self,
-        pieces: &[RelaxBody],
+        bodies: &[RelaxBody],
         (i, j): (usize, usize),
         gap: f32,
         dir: Direction,
     ) -> Option<f32> {
-        let (me, other) = (&pieces[j], &pieces[i]);
+        let (me, other) = (&bodies[j], &bodies[i]);
         let sign = dir.sign();
         let wanted = sign * (other.center[dir.axis] + sign * gap);
         let beyond = wanted - sign * me.center[dir.axis];
@@ -175,14 +175,14 @@ impl Phase<'_> {
     /// ([`wanted`](Self::wanted)).
     pub(crate) fn need(
         &self,
-        pieces: &[RelaxBody],
+        bodies: &[RelaxBody],
         j: usize,
         partners: impl IntoIterator<Item = usize>,
         dir: Direction,
     ) -> Option<f32> {
         let wanted = partners
             .into_iter()
-            .filter_map(|i| self.wanted(pieces, (i, j), dir));
+            .filter_map(|i| self.wanted(bodies, (i, j), dir));
         wanted.reduce(f32::max)
     }
 
@@ -191,22 +191,22 @@ impl Phase<'_> {
     /// once so finds every body with a need.
     pub(crate) fn needs(
         &self,
-        pieces: &[RelaxBody],
+        bodies: &[RelaxBody],
         (i, j): (usize, usize),
         (dir, both): (Direction, bool),
     ) -> [Option<usize>; 2] {
-        let Some(gap) = self.pair_along(pieces, (i, j), dir.axis) else {
+        let Some(gap) = self.pair_along(bodies, (i, j), dir.axis) else {
             return [None, None];
         };
-        let (first, second) = match self.before(pieces, (i, j), dir) {
+        let (first, second) = match self.before(bodies, (i, j), dir) {
             true => (i, j),
             false => (j, i),
         };
         let ahead = self
-            .beyond(pieces, (first, second), gap, dir)
+            .beyond(bodies, (first, second), gap, dir)
             .map(|_| second);
         let behind = both
-            .then(|| self.beyond(pieces, (second, first), gap, dir.reversed()))
+            .then(|| self.beyond(bodies, (second, first), gap, dir.reversed()))
             .flatten()
             .map(|_| first);
         [ahead, behind]
@@ -224,12 +224,12 @@ pub(crate) struct Visit {
 /// blocked, or a push stopped, leaves it blocked there.
 pub(crate) fn visit(
     map: &TileMap,
-    pieces: &mut [RelaxBody],
+    bodies: &mut [RelaxBody],
     j: usize,
     (need, dir): (f32, Direction),
     touch: f32,
 ) -> Visit {
-    let me = pieces[j];
+    let me = bodies[j];
     let sign = dir.sign();
     let mut push = Vec2::ZERO;
     push[dir.axis] = sign * (need - sign * me.center[dir.axis]);
@@ -238,8 +238,8 @@ pub(crate) fn visit(
     } else {
         apply_push(map, (me.center, me.half), push, me.mobility, touch)
     };
-    pieces[j].center = to;
-    pieces[j].blocked |= stopped;
+    bodies[j].center = to;
+    bodies[j].blocked |= stopped;
     Visit {
         moved: to != me.center,
         short: sign * to[dir.axis] < need,
@@ -298,20 +298,20 @@ pub(crate) fn merge(
 /// Where a body relaxation moved along both axes ends: where the tile sweep takes it from
 /// `origin` (where relaxation found it) by its whole displacement, so a body pushed round a
 /// tile's corner in separate pushes is stopped by the tile instead.
-pub(crate) fn whole_path(map: &TileMap, piece: &RelaxBody, origin: Vec2, touch: f32) -> Vec2 {
-    let moved = piece.center - origin;
-    match piece.mobility {
+pub(crate) fn whole_path(map: &TileMap, body: &RelaxBody, origin: Vec2, touch: f32) -> Vec2 {
+    let moved = body.center - origin;
+    match body.mobility {
         Mobility::Swept(pass) if moved.x != 0.0 && moved.y != 0.0 && moved.is_finite() => {
-            sweep_displacement(map, origin, piece.half, moved, pass, touch)
+            sweep_displacement(map, origin, body.half, moved, pass, touch)
         }
-        _ => piece.center,
+        _ => body.center,
     }
 }
 
 /// Whether a pass changed nothing: every body where it was (bit for bit), blocked where it was.
-pub(crate) fn unchanged(pieces: &[RelaxBody], before: &[RelaxBody]) -> bool {
+pub(crate) fn unchanged(bodies: &[RelaxBody], before: &[RelaxBody]) -> bool {
     let bits = |p: &RelaxBody| (p.center.x.to_bits(), p.center.y.to_bits(), p.blocked);
-    pieces.iter().zip(before).all(|(a, b)| bits(a) == bits(b))
+    bodies.iter().zip(before).all(|(a, b)| bits(a) == bits(b))
 }
 
 /// Whether two boxes overlap by more than `touch` on both axes (boxes without area never do).
@@ -360,63 +360,63 @@ pub(crate) struct Buffers {
 /// many passes changed it.
 pub(crate) fn relax_group(
     map: &TileMap,
-    pieces: &mut [RelaxBody],
+    bodies: &mut [RelaxBody],
     partners: Partners,
     (passes, touch): (u32, f32),
     b: &mut Buffers,
 ) -> u32 {
-    let n = pieces.len();
+    let n = bodies.len();
     b.origin.clear();
-    b.origin.extend(pieces.iter().map(|p| p.center));
+    b.origin.extend(bodies.iter().map(|p| p.center));
     b.queued.clear();
     b.queued.resize(n, 0);
     b.mark = 0;
     let mut changed = 0;
     for _ in 0..passes {
         b.before.clear();
-        b.before.extend_from_slice(pieces);
+        b.before.extend_from_slice(bodies);
         // The vertical phase: from the support up, then back down from what fell short.
-        start_phase(pieces, b);
-        seed(pieces, partners, (Direction::UP, false), touch, b);
-        sweep_and_back(map, pieces, partners, Direction::UP, touch, b);
+        start_phase(bodies, b);
+        seed(bodies, partners, (Direction::UP, false), touch, b);
+        sweep_and_back(map, bodies, partners, Direction::UP, touch, b);
         // The horizontal phase: rightward and leftward from the same start, then halfway.
-        start_phase(pieces, b);
-        seed(pieces, partners, (Direction::RIGHT, true), touch, b);
+        start_phase(bodies, b);
+        seed(bodies, partners, (Direction::RIGHT, true), touch, b);
         if !(b.seeds.is_empty() && b.back.is_empty()) {
             let mut other = core::mem::take(&mut b.other);
             other.clear();
-            other.extend_from_slice(pieces);
+            other.extend_from_slice(bodies);
             let mut leftward = core::mem::take(&mut b.back);
-            sweep_and_back(map, pieces, partners, Direction::RIGHT, touch, b);
+            sweep_and_back(map, bodies, partners, Direction::RIGHT, touch, b);
             core::mem::swap(&mut b.seeds, &mut leftward);
             let left = Direction::RIGHT.reversed();
             sweep_and_back(map, &mut other, partners, left, touch, b);
-            for ((mine, theirs), &start) in pieces.iter_mut().zip(&other).zip(&b.start) {
+            for ((mine, theirs), &start) in bodies.iter_mut().zip(&other).zip(&b.start) {
                 merge(map, mine, theirs, start, touch);
             }
             (b.other, b.back) = (other, leftward);
         }
-        if unchanged(pieces, &b.before) {
+        if unchanged(bodies, &b.before) {
             break;
         }
         changed += 1;
     }
-    for (piece, &origin) in pieces.iter_mut().zip(&b.origin) {
-        piece.center = whole_path(map, piece, origin, touch);
+    for (body, &origin) in bodies.iter_mut().zip(&b.origin) {
+        body.center = whole_path(map, body, origin, touch);
     }
     changed
 }
 
-fn start_phase(pieces: &[RelaxBody], b: &mut Buffers) {
+fn start_phase(bodies: &[RelaxBody], b: &mut Buffers) {
     b.start.clear();
-    b.start.extend(pieces.iter().map(|p| p.center));
+    b.start.extend(bodies.iter().map(|p| p.center));
 }
 
 /// The bodies the sweep along `dir` (into `b.seeds`) and, when `both`, the sweep the other way
 /// (into `b.back`) start from: those with a need where the phase found them, each pair read
 /// once.
 fn seed(
-    pieces: &[RelaxBody],
+    bodies: &[RelaxBody],
     partners: Partners,
     (dir, both): (Direction, bool),
     touch: f32,
@@ -428,9 +428,9 @@ fn seed(
     };
     b.seeds.clear();
     b.back.clear();
-    for k in 0..pieces.len() {
+    for k in 0..bodies.len() {
         for j in partners.of(k).filter(|&j| j > k) {
-            let [ahead, behind] = phase.needs(pieces, (k, j), (dir, both));
+            let [ahead, behind] = phase.needs(bodies, (k, j), (dir, both));
             b.seeds.extend(ahead.map(|s| s as u32));
             b.back.extend(behind.map(|s| s as u32));
         }
@@ -441,13 +441,13 @@ fn seed(
 /// it left short.
 fn sweep_and_back(
     map: &TileMap,
-    pieces: &mut [RelaxBody],
+    bodies: &mut [RelaxBody],
     partners: Partners,
     dir: Direction,
     touch: f32,
     b: &mut Buffers,
 ) {
-    sweep(map, pieces, partners, dir, touch, b);
+    sweep(map, bodies, partners, dir, touch, b);
     let phase = Phase {
         start: &b.start,
         touch,
@@ -458,17 +458,17 @@ fn sweep_and_back(
         let s = s as usize;
         let behind = partners
             .of(s)
-            .filter(|&i| phase.before(pieces, (s, i), back));
+            .filter(|&i| phase.before(bodies, (s, i), back));
         b.seeds.extend(behind.map(|i| i as u32));
     }
-    sweep(map, pieces, partners, back, touch, b);
+    sweep(map, bodies, partners, back, touch, b);
 }
 
 /// One sweep along `dir`: the seeds and the bodies they push into, in the sweep's order, each
 /// pushed to its need; those left short go to `b.short`.
 fn sweep(
     map: &TileMap,
-    pieces: &mut [RelaxBody],
+    bodies: &mut [RelaxBody],
     partners: Partners,
     dir: Direction,
     touch: f32,
@@ -485,16 +485,16 @@ fn sweep(
     for &s in &b.seeds {
         if core::mem::replace(&mut b.queued[s as usize], mark) != mark {
             b.heap.push(Reverse(
-                phase.key(pieces, s as usize, dir) << 32 | u128::from(s),
+                phase.key(bodies, s as usize, dir) << 32 | u128::from(s),
             ));
         }
     }
     while let Some(Reverse(next)) = b.heap.pop() {
         let j = next as u32 as usize;
-        let Some(need) = phase.need(pieces, j, partners.of(j), dir) else {
+        let Some(need) = phase.need(bodies, j, partners.of(j), dir) else {
             continue;
         };
-        let visited = visit(map, pieces, j, (need, dir), touch);
+        let visited = visit(map, bodies, j, (need, dir), touch);
         if visited.short {
             b.short.push(j as u32);
         }
@@ -502,10 +502,10 @@ fn sweep(
             continue;
         }
         for k in partners.of(j) {
-            if b.queued[k] != mark && phase.before(pieces, (j, k), dir) {
+            if b.queued[k] != mark && phase.before(bodies, (j, k), dir) {
                 b.queued[k] = mark;
                 b.heap
-                    .push(Reverse(phase.key(pieces, k, dir) << 32 | k as u128));
+                    .push(Reverse(phase.key(bodies, k, dir) << 32 | k as u128));
             }
         }
     }

@@ -72,28 +72,28 @@ fn across(sides: u8) -> u8 {
     }
 }
 
-/// Finds the squeezes relaxation left in `pieces` (see the [algorithm](super)), whose
+/// Finds the squeezes relaxation left in `bodies` (see the [algorithm](super)), whose
 /// partners are `partners(k)`, into `out`.
 pub(crate) fn find_squeezes<P>(
-    pieces: &[RelaxBody],
+    bodies: &[RelaxBody],
     partners: impl Fn(usize) -> P,
     touch: f32,
     out: &mut Squeezes,
 ) where
     P: Iterator<Item = usize>,
 {
-    let n = pieces.len();
+    let n = bodies.len();
     out.none(n);
     let moving = |k: usize| {
-        pieces[k].mobility != Mobility::Fixed
-            && Aabb::new(pieces[k].center, pieces[k].half).is_valid()
+        bodies[k].mobility != Mobility::Fixed
+            && Aabb::new(bodies[k].center, bodies[k].half).is_valid()
     };
     let pairs = (0..n).flat_map(|k| partners(k).filter(move |&j| k < j).map(move |j| (k, j)));
     for (k, j) in pairs {
-        if !(moving(k) && moving(j) && overlapping(&pieces[k], &pieces[j], touch)) {
+        if !(moving(k) && moving(j) && overlapping(&bodies[k], &bodies[j], touch)) {
             continue;
         }
-        let (a, b) = (&pieces[k], &pieces[j]);
+        let (a, b) = (&bodies[k], &bodies[j]);
         let skin = pair_skin(touch, a.center, b.center);
         let Some(o) = signed_overlap_within(a.center, a.half, b.center, b.half, skin) else {
             continue;
@@ -111,7 +111,7 @@ pub(crate) fn find_squeezes<P>(
     }
     // The side of body `k` that body `j` touches or overlaps.
     let side_of = |k: usize, j: usize| {
-        let (a, b) = (&pieces[k], &pieces[j]);
+        let (a, b) = (&bodies[k], &bodies[j]);
         let skin = pair_skin(touch, a.center, b.center);
         let o = signed_overlap_within(a.center, a.half, b.center, b.half, skin)?;
         facing(a, b, o, skin)
@@ -119,7 +119,7 @@ pub(crate) fn find_squeezes<P>(
     out.pressed.clear();
     out.pressed.resize(n, 0);
     for side in Side::ALL {
-        out.pressed_on(side, pieces, (&partners, &side_of));
+        out.pressed_on(side, bodies, (&partners, &side_of));
     }
     for &(k, _, side) in &out.deep {
         let k = k as usize;
@@ -134,7 +134,7 @@ pub(crate) fn find_squeezes<P>(
             if out.pressed[k] & bit == 0 {
                 return None;
             }
-            if pieces[k].blocked & bit != 0 {
+            if bodies[k].blocked & bit != 0 {
                 return Some(PressedBy::Tile);
             }
             // The lowest entity of what presses it there: a pressed body (one that never
@@ -142,7 +142,7 @@ pub(crate) fn find_squeezes<P>(
             partners(k)
                 .filter(|&j| out.pressed[j] & bit != 0)
                 .filter(|&j| side_of(k, j) == Some(side))
-                .min_by_key(|&j| pieces[j].id)
+                .min_by_key(|&j| bodies[j].id)
                 .map(PressedBy::Slot)
         });
         out.found.push((k, by));
@@ -165,7 +165,7 @@ impl Squeezes {
     fn pressed_on<P, F, S>(
         &mut self,
         side: Side,
-        pieces: &[RelaxBody],
+        bodies: &[RelaxBody],
         (partners, side_of): (&F, &S),
     ) where
         P: Iterator<Item = usize>,
@@ -186,12 +186,12 @@ impl Squeezes {
                 | u128::from(if ahead { p.id } else { !p.id })
         };
         self.order.clear();
-        let places = pieces.iter().enumerate();
+        let places = bodies.iter().enumerate();
         self.order.extend(places.map(|(k, p)| (key(p), k as u32)));
         self.order.sort_unstable_by(|a, b| b.cmp(a));
         for &(_, k) in &self.order {
             let k = k as usize;
-            let pressed = pieces[k].blocked & bit != 0
+            let pressed = bodies[k].blocked & bit != 0
                 || partners(k).any(|j| self.pressed[j] & bit != 0 && side_of(k, j) == Some(side));
             if pressed {
                 self.pressed[k] |= bit;

@@ -9,7 +9,7 @@ const LEFT: u8 = 1;
 const RIGHT: u8 = 2;
 const BOTTOM: u8 = 8;
 
-fn piece(x: f32, y: f32, blocked: u8) -> RelaxBody {
+fn body(x: f32, y: f32, blocked: u8) -> RelaxBody {
     RelaxBody {
         center: Vec2::new(x, y),
         half: Vec2::splat(6.0),
@@ -30,40 +30,40 @@ fn all_pairs(n: usize) -> (Vec<u32>, Vec<u32>) {
     (starts, others)
 }
 
-/// Relaxes `pieces` on `map` with every pair partners, for `passes` passes; returns how many
+/// Relaxes `bodies` on `map` with every pair partners, for `passes` passes; returns how many
 /// changed them.
-fn solve(map: &TileMap, pieces: &mut [RelaxBody], passes: u32) -> u32 {
-    let (starts, others) = all_pairs(pieces.len());
+fn solve(map: &TileMap, bodies: &mut [RelaxBody], passes: u32) -> u32 {
+    let (starts, others) = all_pairs(bodies.len());
     let partners = Partners {
         starts: &starts,
         others: &others,
     };
     relax_group(
         map,
-        pieces,
+        bodies,
         partners,
         (passes, TOUCH),
         &mut Buffers::default(),
     )
 }
 
-/// Relaxes `pieces` (every pair partners, no tiles) for `passes` passes; ids follow the list.
-fn relaxed(mut pieces: Vec<RelaxBody>, passes: u32) -> Vec<RelaxBody> {
-    for (k, p) in pieces.iter_mut().enumerate() {
+/// Relaxes `bodies` (every pair partners, no tiles) for `passes` passes; ids follow the list.
+fn relaxed(mut bodies: Vec<RelaxBody>, passes: u32) -> Vec<RelaxBody> {
+    for (k, p) in bodies.iter_mut().enumerate() {
         p.id = k as u64 + 1;
     }
-    solve(&TileMap::new(1, 1, 16.0), &mut pieces, passes);
-    pieces
+    solve(&TileMap::new(1, 1, 16.0), &mut bodies, passes);
+    bodies
 }
 
-fn centers(pieces: &[RelaxBody]) -> Vec<Vec2> {
-    pieces.iter().map(|p| p.center).collect()
+fn centers(bodies: &[RelaxBody]) -> Vec<Vec2> {
+    bodies.iter().map(|p| p.center).collect()
 }
 
 #[test]
 fn a_stack_sunk_into_its_support_rises_from_the_support_up_in_one_pass() {
     // Each crate 2 units into the one below; the bottom one stands on the floor.
-    let stack = (0..5).map(|i| piece(0.0, 6.0 + 10.0 * i as f32, if i == 0 { BOTTOM } else { 0 }));
+    let stack = (0..5).map(|i| body(0.0, 6.0 + 10.0 * i as f32, if i == 0 { BOTTOM } else { 0 }));
     let out = relaxed(stack.collect(), 1);
     let heights: Vec<f32> = out.iter().map(|p| p.center.y).collect();
     assert_eq!(heights, [6.0, 18.0, 30.0, 42.0, 54.0]);
@@ -71,7 +71,7 @@ fn a_stack_sunk_into_its_support_rises_from_the_support_up_in_one_pass() {
 
 #[test]
 fn two_free_bodies_side_by_side_move_apart_half_each() {
-    let out = relaxed(vec![piece(0.0, 0.0, 0), piece(10.0, 0.0, 0)], 1);
+    let out = relaxed(vec![body(0.0, 0.0, 0), body(10.0, 0.0, 0)], 1);
     assert_eq!(centers(&out), [Vec2::new(-1.0, 0.0), Vec2::new(11.0, 0.0)]);
 }
 
@@ -79,7 +79,7 @@ fn two_free_bodies_side_by_side_move_apart_half_each() {
 fn a_free_row_spreads_out_evenly_about_its_middle() {
     // Three crates each 2 units into the next: rightward the middle one goes to 12 and
     // leftward to 8; it ends halfway.
-    let row = (0..3).map(|i| piece(10.0 * i as f32, 0.0, 0));
+    let row = (0..3).map(|i| body(10.0 * i as f32, 0.0, 0));
     let out = relaxed(row.collect(), 1);
     let xs: Vec<f32> = out.iter().map(|p| p.center.x).collect();
     assert_eq!(xs, [-2.0, 10.0, 22.0]);
@@ -88,7 +88,7 @@ fn a_free_row_spreads_out_evenly_about_its_middle() {
 #[test]
 fn a_row_pressed_against_a_wall_is_pushed_away_from_it_whole() {
     // Five crates each 2 units into the next, the last one against a wall on its right.
-    let row = (0..5).map(|i| piece(10.0 * i as f32, 0.0, if i == 4 { RIGHT } else { 0 }));
+    let row = (0..5).map(|i| body(10.0 * i as f32, 0.0, if i == 4 { RIGHT } else { 0 }));
     let out = relaxed(row.collect(), 1);
     let xs: Vec<f32> = out.iter().map(|p| p.center.x).collect();
     assert_eq!(xs, [-8.0, 4.0, 16.0, 28.0, 40.0]);
@@ -96,7 +96,7 @@ fn a_row_pressed_against_a_wall_is_pushed_away_from_it_whole() {
 
 #[test]
 fn a_body_held_on_both_sides_is_left_where_it_is() {
-    let out = relaxed(vec![piece(0.0, 0.0, LEFT), piece(10.0, 0.0, RIGHT)], 4);
+    let out = relaxed(vec![body(0.0, 0.0, LEFT), body(10.0, 0.0, RIGHT)], 4);
     assert_eq!(centers(&out), [Vec2::ZERO, Vec2::new(10.0, 0.0)]);
 }
 
@@ -105,9 +105,9 @@ fn crates_resting_on_each_other_do_not_hold_each_other_sideways() {
     // Touching top to bottom: pushing the lower one sideways leaves the upper one.
     let out = relaxed(
         vec![
-            piece(0.0, 0.0, BOTTOM),
-            piece(4.0, 12.0, 0),
-            piece(-10.0, 0.0, 0),
+            body(0.0, 0.0, BOTTOM),
+            body(4.0, 12.0, 0),
+            body(-10.0, 0.0, 0),
         ],
         1,
     );
@@ -118,12 +118,8 @@ fn crates_resting_on_each_other_do_not_hold_each_other_sideways() {
 #[test]
 fn bodies_that_are_not_partners_are_not_pushed_apart() {
     // Only 0 and 1 are partners: 2, overlapping 1 by 1 unit, is left where it is.
-    let mut pieces = vec![
-        piece(0.0, 0.0, LEFT),
-        piece(10.0, 0.0, 0),
-        piece(21.0, 0.0, 0),
-    ];
-    for (k, p) in pieces.iter_mut().enumerate() {
+    let mut bodies = vec![body(0.0, 0.0, LEFT), body(10.0, 0.0, 0), body(21.0, 0.0, 0)];
+    for (k, p) in bodies.iter_mut().enumerate() {
         p.id = k as u64 + 1;
     }
     let (starts, others) = (vec![0, 1, 2, 2], vec![1, 0]);
@@ -134,13 +130,13 @@ fn bodies_that_are_not_partners_are_not_pushed_apart() {
     let map = TileMap::new(1, 1, 16.0);
     let passes = relax_group(
         &map,
-        &mut pieces,
+        &mut bodies,
         partners,
         (4, TOUCH),
         &mut Buffers::default(),
     );
     assert_eq!(
-        centers(&pieces),
+        centers(&bodies),
         [Vec2::ZERO, Vec2::new(12.0, 0.0), Vec2::new(21.0, 0.0)]
     );
     assert_eq!(passes, 1, "the second pass changes nothing");
@@ -149,7 +145,7 @@ fn bodies_that_are_not_partners_are_not_pushed_apart() {
 #[test]
 fn the_order_of_the_bodies_in_the_list_changes_nothing() {
     let mut u = crate::test_rng::unit_floats(7);
-    let mut pieces: Vec<RelaxBody> = (0..40)
+    let mut bodies: Vec<RelaxBody> = (0..40)
         .map(|k| RelaxBody {
             center: Vec2::new(u() * 60.0, u() * 60.0),
             half: Vec2::new(2.0 + u() * 6.0, 2.0 + u() * 6.0),
@@ -180,11 +176,11 @@ fn the_order_of_the_bodies_in_the_list_changes_nothing() {
         list.sort_by_key(|p| p.id);
         list
     };
-    let forward = solve(&pieces);
-    pieces.reverse();
-    pieces.swap(3, 17);
-    assert_eq!(solve(&pieces), forward);
-    let mut unsolved = pieces.clone();
+    let forward = solve(&bodies);
+    bodies.reverse();
+    bodies.swap(3, 17);
+    assert_eq!(solve(&bodies), forward);
+    let mut unsolved = bodies.clone();
     unsolved.sort_by_key(|p| p.id);
     assert_ne!(centers(&forward), centers(&unsolved));
 }
@@ -204,7 +200,7 @@ fn a_body_pushed_round_a_tiles_corner_is_stopped_by_the_tile() {
         mobility: Mobility::Fixed,
     };
     let crate_at = Vec2::new(12.0, 20.0);
-    let mut pieces = vec![
+    let mut bodies = vec![
         RelaxBody {
             center: crate_at,
             half: Vec2::new(20.0, 6.0),
@@ -215,8 +211,8 @@ fn a_body_pushed_round_a_tiles_corner_is_stopped_by_the_tile() {
         fixed(Vec2::new(12.0, 18.0), Vec2::new(40.0, 30.0), 2),
         fixed(Vec2::new(-10.0, 19.0), Vec2::new(10.0, 40.0), 3),
     ];
-    solve(&map, &mut pieces, 1);
-    let b = pieces[0];
+    solve(&map, &mut bodies, 1);
+    let b = bodies[0];
     assert!(b.center != crate_at, "relaxation moved it");
     let (min, max) = (b.center - b.half, b.center + b.half);
     let over_the_tile = max.x > 32.0 + TOUCH && min.y >= 48.0 - TOUCH;
@@ -245,26 +241,26 @@ fn a_body_pushed_round_a_tiles_corner_is_stopped_by_the_tile() {
 fn a_stack_between_the_floor_and_a_kinematic_body_is_squeezed() {
     // Two crates, 4 units into each other, between a floor and a kinematic lid touching the
     // upper one: nothing can give way.
-    let mut pieces = vec![
-        piece(0.0, 6.0, BOTTOM),
-        piece(0.0, 14.0, 0),
+    let mut bodies = vec![
+        body(0.0, 6.0, BOTTOM),
+        body(0.0, 14.0, 0),
         RelaxBody {
             mobility: Mobility::Fixed,
             blocked: ALL_SIDES,
-            ..piece(0.0, 26.0, 0)
+            ..body(0.0, 26.0, 0)
         },
     ];
-    for (k, p) in pieces.iter_mut().enumerate() {
+    for (k, p) in bodies.iter_mut().enumerate() {
         p.id = k as u64 + 1;
     }
-    solve(&TileMap::new(1, 1, 16.0), &mut pieces, 4);
+    solve(&TileMap::new(1, 1, 16.0), &mut bodies, 4);
     let mut squeezes = Squeezes::default();
     let every_other = |k: usize| (0..3).filter(move |&j| j != k);
-    find_squeezes(&pieces, every_other, TOUCH, &mut squeezes);
+    find_squeezes(&bodies, every_other, TOUCH, &mut squeezes);
     assert!(
         squeezes.squeezed[0] && squeezes.squeezed[1],
         "{:?}",
-        centers(&pieces)
+        centers(&bodies)
     );
 }
 
@@ -321,9 +317,9 @@ fn heap_scene(case: u32) -> (TileMap, Vec<RelaxBody>) {
     let mut u = crate::test_rng::unit_floats(0x4EA1_0000 + case);
     let map = random_map(&mut u);
     let spot = Vec2::new(32.0 + u() * 320.0, 24.0 + u() * 160.0);
-    let mut pieces: Vec<RelaxBody> = vec![];
+    let mut bodies: Vec<RelaxBody> = vec![];
     for attempt in 0..200 {
-        if pieces.len() == 8 {
+        if bodies.len() == 8 {
             break;
         }
         // Every size up to several tiles, in a heap around one spot.
@@ -345,11 +341,11 @@ fn heap_scene(case: u32) -> (TileMap, Vec<RelaxBody>) {
             drop_through: u() < 0.1,
             climbing: u() < 0.1,
         };
-        pieces.push(RelaxBody {
+        bodies.push(RelaxBody {
             center,
             half,
             blocked: 0,
-            id: 1 + pieces.len() as u64,
+            id: 1 + bodies.len() as u64,
             mobility: if u() < 0.1 {
                 Mobility::Fixed
             } else {
@@ -357,7 +353,7 @@ fn heap_scene(case: u32) -> (TileMap, Vec<RelaxBody>) {
             },
         });
     }
-    (map, pieces)
+    (map, bodies)
 }
 
 /// A tile a box went through from `start` to `end`: a solid tile it went from one side to the
@@ -396,14 +392,14 @@ fn crossed_tile(map: &TileMap, (start, end): (Vec2, Vec2), half: Vec2) -> Option
 fn relaxation_never_moves_a_body_into_or_through_a_tile_nor_below_a_one_way_it_stood_on() {
     let (mut moved, mut on_one_ways) = (0, 0);
     for case in 0..4000u32 {
-        let (map, mut pieces) = heap_scene(case);
+        let (map, mut bodies) = heap_scene(case);
         let passes = 1 + case % 4;
-        let before = pieces.clone();
-        let stood_on: Vec<_> = (pieces.iter())
+        let before = bodies.clone();
+        let stood_on: Vec<_> = (bodies.iter())
             .map(|p| one_ways_under(&map, p.center, p.half))
             .collect();
-        solve(&map, &mut pieces, passes);
-        for (k, (p, b)) in pieces.iter().zip(&before).enumerate() {
+        solve(&map, &mut bodies, passes);
+        for (k, (p, b)) in bodies.iter().zip(&before).enumerate() {
             let Mobility::Swept(pass) = p.mobility else {
                 assert_eq!(p.center, b.center, "case {case}: a fixed body moved");
                 continue;
