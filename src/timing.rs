@@ -1,8 +1,9 @@
 //! How long each physics stage took: a clock read between the chained stages
 //! ([`StageTimingPlugin`]; the debug panel shows it, and it works headless too).
 
+use bevy::platform::time::Instant;
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;

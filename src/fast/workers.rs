@@ -20,13 +20,14 @@
 //! app has its own workers: two apps stepping at the same time each run their passes on their own
 //! tasks.
 
+use bevy::platform::time::Instant;
 use core::pin::Pin;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::thread::Thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
@@ -353,10 +354,21 @@ pub(crate) fn call_workers(
     if !slot.asked {
         slot.asked = true;
         slot.workers = ComputeTaskPool::try_get()
-            .and_then(|pool| WorkerTasks::spawn(pool, pool.thread_num().saturating_sub(1)));
+            .and_then(|pool| WorkerTasks::spawn(pool, worker_count(pool)));
     }
     if let Some(workers) = &slot.workers {
         workers.call();
+    }
+}
+
+/// How many workers the step asks of `pool`: one task fewer than it has threads, and none on
+/// the web (`wasm32`), where Bevy's pools run every task on the one thread there is and a
+/// worker waiting for a pass would hold it.
+fn worker_count(pool: &TaskPool) -> usize {
+    if cfg!(target_family = "wasm") {
+        0
+    } else {
+        pool.thread_num().saturating_sub(1)
     }
 }
 
