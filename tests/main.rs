@@ -31,6 +31,7 @@ mod partition;
 mod properties;
 mod push;
 mod queries;
+mod readme;
 mod relaxation;
 mod relaxation_tiles;
 mod rest;
