@@ -31,7 +31,7 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
 
-pub use crate::timing::{STAGES, StageTimingPlugin, StageTimings};
+pub use crate::timing::{StageTimingPlugin, StageTimings};
 pub use overlays::draw_shape;
 pub use panel::{body_at, cursor_world_position};
 pub use squishes::{FLASH_SECONDS, SquishLog};

@@ -7,12 +7,13 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 
 use super::squishes::describe;
-use super::{DebugOverlays, DebugSelection, STAGES, SquishLog, StageTimings, TimeTravel};
+use super::{DebugOverlays, DebugSelection, SquishLog, StageTimings, TimeTravel};
 use crate::body::{Aabb, BodyState, Velocity};
 use crate::diagnostics::{LastStep, PhysicsInspector, PhysicsStats};
 use crate::flags::{PushFlags, Side};
 use crate::partition::Partition;
 use crate::sensors::SensorContents;
+use crate::timing::STAGES;
 
 /// The world position under the cursor of the primary window, seen by the first active 2D
 /// camera, if the cursor is in the window.
