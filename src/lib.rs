@@ -70,6 +70,207 @@
 //! the outcome is bit for bit the same, and a settled pile costs little more than the bodies
 //! moving in it ([`RestSkippingPlugin`], part of [`PhysicsPlugin`]).
 //!
+//! # Bodies
+//!
+//! | component | what it is |
+//! | --- | --- |
+//! | `Aabb` | centre and half extents; the body's position (its `Transform` follows it) |
+//! | `Velocity` | units per second, y up |
+//! | `Kinematic` | moved only by its own velocity: no gravity, no tiles, never pushed |
+//! | `Pushable` | opt-in: pushed along by a body walking into it, at its `share` of that body's speed (requires `Contacts`) |
+//! | `OneWayPlatform` | solid only from above: bodies land and ride on it, and pass through it from below and from the sides (and drop through it with the switch); meant for kinematic platforms |
+//! | `BodySwitches` | world collision, gravity, friction, walking on slopes; drop through one-way platforms; climb ladders |
+//! | `PushFlags` | sides touching a tile or a body, this step and last step; `on_ground()`; marked changed (`Changed<PushFlags>`) only in the steps that change them |
+//! | `BodyState` | overlaps a ladder; the kind of tile it stands on (`slope()`, `ground_normal()`); the velocity of the body it stands on; whether it is squished now (`is_squished()`) |
+//! | `OldPosition` | the centre before this step |
+//! | `Contacts` | opt-in (add it to the bodies whose contacts you read): every body it overlaps or touches, captured at detection (`CollisionData`) |
+//! | `GridAreas` | the cells it occupies in the `Partition` and its index in each |
+//! | *(private)* | the physics also keeps, on each body, its last tile collision (reused while the body rests exactly where it rested) and what lets a step leave out a body it would not change (`RestSkippingPlugin`, part of `PhysicsPlugin`; the outcome is bit for bit the same without it) |
+//! | `CollisionLayers` | optional: the layers it is on and collides with (up to 32; mutual filtering; also on sensors) |
+//!
+//! # Crowds and piles
+//!
+//! Article 003's response resolves each contact once per step, so bodies in piles and crowds would
+//! end a step inside each other. `RelaxationPlugin` (part of `PhysicsPlugin`) follows it with up to
+//! `PhysicsConfig::relaxation_passes` passes (4 by default) that push apart what still overlaps, in
+//! ordered sweeps from the floor and the walls outward: a stack or a row pressed into a wall
+//! settles in one pass, every push goes through the tile sweep (no body is pushed into a tile, nor
+//! round a tile's corner), and the outcome is the same, bit for bit, on any number of threads and
+//! with rest skipping on or off. In the benchmark's pile and crowd it leaves the shallowest
+//! overlaps of the three engines compared, and it is the largest part of the step where every body
+//! moves; the figures, against avian2d and rapier, are in `BENCHMARKS.md`. Leave
+//! the plugin out (`PhysicsPlugin::default().build().disable::<RelaxationPlugin>()`) or set
+//! `relaxation_passes: 0` for the article's response alone.
+//!
+//! A walking body takes the whole overlap with a resting body and stops against it, as article
+//! 003 has it. Give a crate `Pushable { share }` and a body walking into it pushes it along: the
+//! crate moves at `share` of the walker's speed (0.5 by default; the lighter the crate, the closer
+//! to 1) and the walker slows down to the same speed. A row of pushable crates moves as one; a
+//! crate against a wall or against a body that is not pushable stops the pusher; a crate standing
+//! on a pushed one rides along; bodies land on a pushable crate as on any other.
+//!
+//! What relaxation cannot undo, a stack taller than the gap under a platform, say, is reported: each crate
+//! of the squeeze still overlapping another gets one `Squished` per episode, naming the tile,
+//! kinematic body or crate that presses each of its sides. `PhysicsStats` says how many passes
+//! changed something in the last step (as many as allowed: it stopped at the limit) and how many
+//! bodies they moved, and the stage clock times relaxation as a stage of its own.
+//!
+//! # Sensors, collision events and queries
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use bevy_platformer_physics::prelude::*;
+//!
+//! const PLAYER: LayerMask = LayerMask::layer(0);
+//!
+//! fn spawn(mut commands: Commands) {
+//!     // A trigger zone (box, circle, or rectangle turned by its Transform) that only sees players.
+//!     commands.spawn((
+//!         Sensor::circle(24.0),
+//!         Transform::from_xyz(300.0, 48.0, 0.0),
+//!         CollisionLayers::new(LayerMask::ALL, PLAYER),
+//!     ));
+//! }
+//!
+//! fn react(
+//!     mut entered: MessageReader<SensorEntered>,
+//!     mut bumps: MessageReader<CollisionStarted>,
+//!     space: SpatialQuery,
+//! ) {
+//!     for e in entered.read() {
+//!         info!("{} entered {}", e.body, e.sensor);
+//!     }
+//!     for c in bumps.read() {
+//!         info!("{} and {} touch", c.a, c.b);
+//!     }
+//!     // First tile or body along a segment; one-way tiles and bodies stop it only from above.
+//!     if let Some(hit) = space.cast_segment(Vec2::new(0.0, 100.0), Vec2::new(0.0, 0.0), QueryFilter::default()) {
+//!         info!("{:?} at {} with normal {}", hit.target, hit.distance, hit.normal);
+//!     }
+//! }
+//! ```
+//!
+//! | messages | when |
+//! | --- | --- |
+//! | `Landed` | a body comes to stand on a tile or a body |
+//! | `Squished` | a body is pressed from two opposite sides by what does not give way: among tiles (taller than the gap between a floor and a ceiling, buried, or under a ceiling too low to stand on a one-way top), or by a `Kinematic` body against a tile or another kinematic body (a platform coming down on it); `pressed_by(side)` says what pressed it (`Presser::Tile` or `Presser::Body`). Once per episode; `BodyState::is_squished()` is true at every step of the episode. The physics holds it where it fits (never into a tile); the game decides what happens to it |
+//! | `CollisionStarted` / `CollisionEnded` | two bodies start / stop touching or overlapping: once per contact episode, also on despawn, in a deterministic order (`PhysicsConfig::collision_events = false` turns them off when nothing reads them) |
+//! | `SensorEntered` / `SensorExited` | a body comes into / leaves a `Sensor` (its `SensorContents`): once each, also when either is despawned |
+//!
+//! `SpatialQuery` (a system parameter) offers `point`, `rect` and `cast_segment`, filtered by
+//! layers with `QueryFilter`.
+//!
+//! # Bodies against bodies, threads, determinism
+//!
+//! Bodies find each other through the `Partition` resource, a grid of cells over the map (16 x 16
+//! tiles by default); each pair is found once per step and listed for both bodies (in their
+//! `Contacts`, for the bodies that have one).
+//! Overlapping bodies are then moved apart by the share of the step each actually moved;
+//! `Kinematic` bodies are never moved. A body standing on a body loses horizontal speed to ground
+//! friction relative to it, as on tiles: crates stop sliding on crates. Riders are carried: a body
+//! standing on a kinematic platform, or on a body that stands on one, moves with it on both axes,
+//! and when the game changes the platform's velocity (it starts, stops or reverses) the change
+//! passes up the whole stack in the same step, so riders neither float off a descending platform
+//! nor sink into one that turns upward (`BodyState::ground` names the body stood on; across, the
+//! carry is friction's, so a frictionless body slides). A controller that sets its speed every
+//! step adds `BodyState::ground_velocity` to keep the carry, as the platformer example does. A `OneWayPlatform` body is a contact only for a body that comes from
+//! above (its feet at the last step no more than `PhysicsConfig::one_way_tolerance` below the
+//! top, not rising faster than the platform, not dropping through): a character jumps up through
+//! a one-way lift and lands on it (see the `one_way` module). Above
+//! `PhysicsConfig::parallel_min_bodies` bodies every stage is spread over as many threads as
+//! Bevy's compute task pool has, with bit-identical results (the step keeps those threads from
+//! its first stage to its last, so a settled step allocates nothing and wakes nobody).
+//! `PhysicsStats` counts the bodies (and how many were awake, the rest left out at rest), cells,
+//! pairs, relaxation passes and relaxed bodies of the last step, and says how deep the bodies are
+//! inside each other where the step left them (`deepest_overlap`, `pairs_over_one_unit`, over the
+//! pairs detection found, squished bodies left out); the debug panel shows them, and its
+//! inspector says how the last step treated the selected body.
+//!
+//! On a two-core machine Bevy's default task pools give the compute pool a single thread, so the
+//! parallel paths run on one core. To use both, give the compute pool every core:
+//!
+//! ```
+//! use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
+//! use bevy::prelude::*;
+//! # let mut app = App::new();
+//!
+//! let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+//! let pools = TaskPoolPlugin {
+//!     task_pool_options: TaskPoolOptions {
+//!         compute: TaskPoolThreadAssignmentPolicy {
+//!             min_threads: cores,
+//!             max_threads: cores,
+//!             percent: 1.0,
+//!             on_thread_spawn: None,
+//!             on_thread_destroy: None,
+//!         },
+//!         ..default()
+//!     },
+//! };
+//! // `DefaultPlugins.set(pools)` in a game with a window.
+//! app.add_plugins(MinimalPlugins.set(pools));
+//! ```
+//!
+//! When most bodies move every step (a crowd, a pile), Bevy's static-scene optimization of
+//! `Transform` propagation costs more than it saves, as Bevy's documentation of it says; turning
+//! it off shortens the step when most bodies move (the benchmark runs with it off, see
+//! `BENCHMARKS.md`):
+//!
+//! ```
+//! use bevy::transform::StaticTransformOptimizations;
+//! # let mut app = bevy::app::App::new();
+//!
+//! app.insert_resource(StaticTransformOptimizations::Disabled);
+//! ```
+//!
+//! The physics' stages run one after the other (each spreads its own passes over worker
+//! threads), so for them Bevy's multi-threaded executor only adds the cost of handing each of
+//! their systems to a task, a few microseconds each. If your fixed schedule holds little else,
+//! its single-threaded executor makes the step a little shorter (see `BENCHMARKS.md`); your other
+//! fixed systems then run one at a time too:
+//!
+//! ```
+//! use bevy::ecs::schedule::SingleThreadedExecutor;
+//! use bevy::prelude::*;
+//! # let mut app = App::new();
+//!
+//! app.edit_schedule(FixedUpdate, |fixed| {
+//!     fixed.set_executor(SingleThreadedExecutor::new());
+//! });
+//! ```
+//!
+//! Benchmarks against avian2d and bevy_rapier2d on the same scene are in
+//! `BENCHMARKS.md`. To see where your own step's time goes, add
+//! `timing::StageTimingPlugin`: the `StageTimings` resource then holds each stage's duration for
+//! the last 240 steps, relaxation's (`relax`) apart from the rest of the response (the debug panel
+//! draws it; it needs no renderer). Or add
+//! `diagnostics::PhysicsDiagnosticsPlugin`: `PhysicsStats` and each stage's time become Bevy
+//! diagnostics (`physics/bodies`, `physics/step_ms`, `physics/stage/pairs_ms`, ...), which
+//! `LogDiagnosticsPlugin` prints and every diagnostics tool reads.
+//!
+//! Runtime tuning (gravity, maximum fall speed, ground friction, one-way tolerance, contact
+//! tolerance, collision events on or off) is the `PhysicsConfig` resource.
+//!
+//! The outcome of a step is the same, bit for bit, in every run, on any number of threads and
+//! with rest skipping on or off. `checksum::PhysicsChecksumPlugin` makes it checkable: the
+//! `PhysicsChecksum` resource then holds, after every step, a 64-bit hash of every body's state
+//! (fixed, not seeded), which is what rollback netcode (GGRS) compares between peers and in its
+//! sync tests. `rollback::PhysicsSnapshot::take(world)` saves the physics state between steps and
+//! `restore(world)` puts it back; the steps that follow are then bit for bit those that followed
+//! the snapshot (a property test checks it on random scenes). A restore needs the snapshot's
+//! bodies: the game brings back or despawns its entities first (`restore_mapped` follows bodies
+//! that came back under new entity ids).
+//!
+//! With the `ggrs` feature, `ggrs::GgrsPhysicsPlugin` does this for bevy_ggrs (0.22): run the
+//! physics in `GgrsSchedule` (`PhysicsPlugin::new(GgrsSchedule)`), give bodies and sensors
+//! `Rollback`, and GGRS's saves and loads take and restore the physics, and its frame checksum
+//! includes the physics' (bodies named by their rollback order, so peers whose entity ids differ
+//! agree). A body despawned for rollback (`despawn_rollback`, which disables it until its frame is
+//! confirmed) leaves the simulation at once and comes back with a rollback. The `versus` example
+//! and `tests/ggrs.rs` run a level with crates, moving and one-way platforms, a ladder and a sensor
+//! in GGRS's `SyncTestSession` (600 frames, re-simulated 7 frames back at every frame, no
+//! mismatch).
+//!
 //! # Units and conventions
 //!
 //! World units (think pixels), seconds, y up. The [`Aabb`] is the body's position; its

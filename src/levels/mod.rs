@@ -20,6 +20,54 @@
 //!
 //! A file that cannot be read gives a [`LevelError`] naming it and what is wrong; Bevy logs it
 //! once, and the world keeps the level it had.
+//!
+//! `assets/levels/` holds four levels, each as an ASCII `.txt` file and as a Tiled `.tmx` map:
+//! `articles` (the articles' cases in one room), `demo` (the platformer example's level),
+//! `versus` (the versus example's) and `castle` (120 x 40 tiles). `assets/tools/generate.py` draws the tileset (`assets/sprites/`:
+//! brick, plank, ladder, grass, crate, character) and writes each `.tmx` from its `.txt`; a test
+//! checks that both files of a level load to the same level. `levels::ascii::write` turns a level
+//! back into ASCII (the demo's "Save level" button writes the level with its tile edits).
+//!
+//! The demo draws the map itself, one sprite per tile from the tileset, and reads its collision
+//! from the same `.tmx` through `LevelPlugin`. We did not use bevy_ecs_tiled to draw it: its
+//! release for Bevy 0.19 (0.13) reads maps with the `tiled` crate 0.15, one version behind ours
+//! (0.16), so its map asset and ours cannot share one parsed map; and the demo's maps are small
+//! enough that plain sprites draw them at full speed.
+//!
+//! What the files may contain:
+//!
+//! - **ASCII**: the tile characters of the table in [`crate::tiles`]. Objects: `P` spawn point,
+//!   `B` crate, `G` circle sensor, `K` and `V` platforms going 4 tiles right or up and back (`k`
+//!   and `v`: the same, one-way). An
+//!   optional first line `tile_size: 16` sets the tile size.
+//! - **Tiled**: an orthogonal, finite map with square tiles. One pixel is one world unit, and the
+//!   map's bottom-left corner is at the origin.
+//!   - Tile kinds: each tileset tile has a string property `kind`, one of `solid`, `one_way`,
+//!     `ladder` or `empty`, or a slope: `slope_right`, `slope_left`, `slope_right_low`,
+//!     `slope_right_high`, `slope_left_low`, `slope_left_high`, the same with `ceiling_` for
+//!     `slope_`, and with `one_way_` before them. A tile without it is decoration. Every tile
+//!     layer counts.
+//!   - Objects, by their class ("Type" in older Tiled):
+//!     - `spawn`: a point or a rectangle;
+//!     - `crate`: a rectangle;
+//!     - `sensor`: a rectangle, or an ellipse, which becomes a circle;
+//!     - `platform`: a polyline, the path the platform follows, from its first point and back.
+//!       Float properties `width`, `height` and `speed`; bool property `one_way`.
+//!
+//! What the plugin spawns for these objects:
+//!
+//! - `SpawnPoint` for spawn points;
+//! - dynamic bodies with `LevelCrate` for crates;
+//! - `Sensor`s for sensors;
+//! - kinematic bodies with `PathPlatform` for platforms (and `OneWayPlatform` for one-way ones).
+//!
+//! Everything it spawns carries `FromLevel`. `LevelApplied` is written each time a level is
+//! applied.
+//!
+//! A bad file fails to load with a `LevelError` that names the file and the fault: an unknown
+//! tile kind or character, a tileset or file that is missing, a map too large for the partition,
+//! or an object of an unknown class or shape. Bevy logs the error once, and the world keeps the
+//! level it had.
 
 pub mod ascii;
 mod error;
