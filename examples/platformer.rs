@@ -11,6 +11,9 @@
 //! cargo run --example platformer --features debug
 //! ```
 //!
+//! In a browser: `web/build.sh` builds it for the web with the `web` feature (the README's "In
+//! a browser"); "Save level" has no file to write to there and says so.
+//!
 //! | input | action |
 //! | --- | --- |
 //! | A / D or arrows | walk |
@@ -122,7 +125,7 @@ fn main() -> AppExit {
                 (spawn_character, dress_level_bodies),
                 follow_leader,
                 save_level,
-                announce_goal,
+                (announce_goal, announce_landing),
             )
                 .chain(),
         )
@@ -177,6 +180,7 @@ fn spawn_character(
         return;
     };
     let picture = tileset.sprite(CHARACTER_SPRITE, size.0);
+    info!("the character appears at {}", at.translation.truncate());
     commands.spawn((
         Player,
         Leader,
@@ -379,6 +383,17 @@ fn announce_goal(mut entered: MessageReader<SensorEntered>, players: Query<(), W
             info!("{} reached the goal", e.body);
         }
     }
+}
+
+/// Logs each landing of the character (the web page's test follows the character by it).
+fn announce_landing(leader: Query<(&Aabb, &PushFlags), With<Leader>>, mut was: Local<bool>) {
+    let Some((aabb, flags)) = leader.iter().next() else {
+        return;
+    };
+    if flags.on_ground() && !*was {
+        info!("the character landed at {}", aabb.center.round());
+    }
+    *was = flags.on_ground();
 }
 
 /// The character's size, the controls, relaxation's passes and "Save level", at the top right

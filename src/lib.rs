@@ -281,8 +281,13 @@
 //! | feature | default | what it adds |
 //! | --- | --- | --- |
 //! | *(none)* | yes | the headless physics: only `bevy` with `std` and `bevy_log` |
-//! | `debug` | no | `debug::DebugPlugin` (gizmo overlays and the egui panel), with the window, renderer and `bevy_egui` it needs; the examples need it |
-//! | `levels` | no | `levels::LevelPlugin`: levels as assets, from ASCII `.txt` and Tiled `.tmx` files, with hot reload |
+//! | `panel` | no | `debug::DebugPlugin` (gizmo overlays and the egui panel), with the window, renderer and `bevy_egui` it needs, and `levels`, `interpolation` and `ggrs`; the examples need it |
+//! | `debug` | no | `panel` on the desktop: X11, Bevy's threads, hot reload |
+//! | `web` | no | `panel` in a browser: WebGL2 |
+//! | `levels` | no | `levels::LevelPlugin`: levels as assets, from ASCII `.txt`, Tiled `.tmx` and LDtk `.ldtk` files |
+//! | `hot_reload` | no | `levels`, applied again when their file changes on disk |
+//! | `interpolation` | no | `interpolation::InterpolationPlugin`: bodies drawn between fixed steps |
+//! | `ggrs` | no | `ggrs::GgrsPhysicsPlugin`: rollback with bevy_ggrs |
 //! | `reference` | no | `reference::ReferencePhysicsPlugin`: the whole step written for reading, one body at a time; the plugin's fast path is tested against it bit for bit |
 //!
 //! # References
@@ -332,7 +337,7 @@ pub mod checksum;
 mod collision_events;
 pub mod config;
 pub mod contacts;
-#[cfg(feature = "debug")]
+#[cfg(feature = "panel")]
 pub mod debug;
 pub mod diagnostics;
 mod fast;

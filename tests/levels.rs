@@ -17,6 +17,11 @@ use crate::common::*;
 
 /// A headless app with the asset server reading `folder` (relative to the crate).
 fn level_app(folder: &str) -> App {
+    level_app_with(folder, |_| {})
+}
+
+/// [`level_app`] with more plugins, added after `LevelPlugin`.
+fn level_app_with(folder: &str, more: impl FnOnce(&mut App)) -> App {
     let mut app = app(TileMap::new(1, 1, 16.0));
     app.add_plugins((
         AssetPlugin {
@@ -25,6 +30,7 @@ fn level_app(folder: &str) -> App {
         },
         LevelPlugin,
     ));
+    more(&mut app);
     // Updates load and apply levels; only `step` runs the physics.
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
     app.finish();
@@ -69,7 +75,7 @@ fn level_files(extension: &str) -> Vec<String> {
 }
 
 #[test]
-fn every_level_in_assets_loads_the_same_from_its_ascii_and_its_tiled_file() {
+fn every_level_in_assets_loads_the_same_from_its_ascii_tiled_and_ldtk_forms() {
     let mut app = level_app("assets");
     let texts = level_files(".txt");
     assert!(texts.len() >= 3, "at least three levels: {texts:?}");
@@ -82,13 +88,41 @@ fn every_level_in_assets_loads_the_same_from_its_ascii_and_its_tiled_file() {
         let name = text.trim_end_matches(".txt");
         let ascii = loaded(&mut app, &format!("levels/{name}.txt"));
         let tiled = loaded(&mut app, &format!("levels/{name}.tmx"));
+        // The LDtk project holds every level, each labelled with its name.
+        let ldtk = loaded(&mut app, &format!("levels/levels.ldtk#{name}"));
         assert!(
             ascii.map.width() >= 20 && !ascii.objects.is_empty(),
             "{name}"
         );
         assert_eq!(ascii.map, tiled.map, "{name}: the tiles");
         assert_eq!(ascii.objects, tiled.objects, "{name}: the objects");
+        assert_eq!(ascii.map, ldtk.map, "{name}: the tiles (LDtk)");
+        assert_eq!(ascii.objects, ldtk.objects, "{name}: the objects (LDtk)");
     }
+    // The project alone is its first level.
+    let first = loaded(&mut app, "levels/levels.ldtk");
+    assert_eq!(first, loaded(&mut app, "levels/articles.txt"));
+}
+
+#[test]
+fn an_ldtk_project_with_its_levels_in_separate_files_loads_each_by_name() {
+    let mut app = level_app("tests/assets");
+    let first = loaded(&mut app, "ldtk/external.ldtk#first");
+    let second = loaded(&mut app, "ldtk/external.ldtk#second");
+    assert_eq!(first, loaded(&mut app, "ldtk/external.ldtk"));
+    let map = &first.map;
+    assert_eq!((map.width(), map.height(), map.tile_size()), (4, 3, 16.0));
+    // Rows go down from the top: the bottom row solid, one-way tiles above its middle.
+    assert_eq!(map.get(0, 0), TileKind::Solid);
+    assert_eq!(map.get(1, 1), TileKind::OneWay);
+    assert_eq!(map.get(1, 2), TileKind::Empty);
+    // A spawn point of pivot (0.5, 1) at (24, 32) from the top-left: its box's centre.
+    assert_eq!(first.objects.len(), 1);
+    assert_eq!(first.objects[0].kind, ObjectKind::Spawn);
+    assert_eq!(first.objects[0].center, Vec2::new(24.0, 24.0));
+    assert_eq!(second.map.get(3, 0), TileKind::Solid);
+    assert_eq!(second.map.get(3, 1), TileKind::Empty);
+    assert!(second.objects.is_empty());
 }
 
 #[test]
@@ -122,6 +156,68 @@ fn the_articles_level_has_the_tiles_and_objects_drawn_in_it() {
     );
 }
 
+/// A game's own asset read from the same `.ldtk` file, as bevy_ecs_ldtk's `LdtkProject` is: here,
+/// the file's length.
+#[derive(Asset, TypePath)]
+struct OtherProject(usize);
+
+#[derive(TypePath)]
+struct OtherProjectLoader;
+
+impl bevy::asset::AssetLoader for OtherProjectLoader {
+    type Asset = OtherProject;
+    type Settings = ();
+    type Error = std::io::Error;
+
+    async fn load(
+        &self,
+        reader: &mut dyn bevy::asset::io::Reader,
+        _: &(),
+        _: &mut bevy::asset::LoadContext<'_>,
+    ) -> Result<OtherProject, std::io::Error> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes).await?;
+        Ok(OtherProject(bytes.len()))
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["ldtk"]
+    }
+}
+
+#[test]
+fn a_game_that_reads_the_ldtk_project_with_its_own_loader_still_gets_our_levels_from_it() {
+    // The game's loader registered after `LevelPlugin`, as a plugin added later does.
+    let mut app = level_app_with("assets", |app| {
+        app.init_asset::<OtherProject>()
+            .register_asset_loader(OtherProjectLoader);
+    });
+    let demo = loaded(&mut app, "levels/levels.ldtk#demo");
+    assert_eq!(demo, loaded(&mut app, "levels/demo.txt"));
+    assert_eq!(
+        loaded(&mut app, "levels/levels.ldtk"),
+        loaded(&mut app, "levels/articles.txt")
+    );
+    let other: Handle<OtherProject> = app
+        .world()
+        .resource::<AssetServer>()
+        .load("levels/levels.ldtk");
+    for _ in 0..2000 {
+        app.update();
+        if app.world().resource::<Assets<OtherProject>>().contains(&other) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let size = std::fs::metadata(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/levels/levels.ldtk"),
+    )
+    .unwrap()
+    .len();
+    let read = app.world().resource::<Assets<OtherProject>>().get(&other);
+    assert_eq!(read.map(|p| p.0 as u64), Some(size), "the game's asset");
+}
+
 /// The error a bad file gives, as text (Bevy keeps the loader's error behind its own).
 fn failure(app: &mut App, path: &str) -> String {
     let (_, state) = load(app, path);
@@ -146,6 +242,16 @@ fn bad_level_files_fail_with_an_error_naming_the_file_and_the_fault() {
             "bad/unknown_char.txt",
             "unknown tile character 'Z' at line 2, column 3",
         ),
+        (
+            "bad/unknown_value.ldtk",
+            "IntGrid layer \"Collision\": value 3 is named \"lava\"",
+        ),
+        ("bad/missing_level.ldtk", "bad/nowhere.ldtkl"),
+        (
+            "bad/grids.ldtk",
+            "IntGrid layer \"Fine\" has 8 x 6 cells of 8 pixels",
+        ),
+        ("bad/too_large.ldtk", "100000 x 100000 tiles is too large"),
     ];
     for (path, fault) in cases {
         let error = failure(&mut app, path);
@@ -456,5 +562,68 @@ fn hot_reload_applies_a_level_file_rewritten_on_disk() {
         }
     }
     verify_partition(&mut app).expect("the partition agrees with the bodies");
+    std::fs::remove_dir_all(&root).ok();
+}
+
+/// Updates `app` until `done` holds of its tile map (the file watcher has reloaded the level).
+#[cfg(feature = "hot_reload")]
+fn wait_for_map(app: &mut App, done: impl Fn(&TileMap) -> bool) {
+    let started = std::time::Instant::now();
+    while !done(app.world().resource::<TileMap>()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the file watcher never reloaded the level"
+        );
+        app.update();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// With Bevy's file watcher: an LDtk project rewritten on disk, or one of its separate level
+/// files, replaces the level played.
+#[cfg(feature = "hot_reload")]
+#[test]
+fn hot_reload_applies_an_ldtk_project_or_level_file_rewritten_on_disk() {
+    let root = std::env::temp_dir().join(format!("hot-reload-ldtk-{}", std::process::id()));
+    let from = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/assets/ldtk");
+    std::fs::create_dir_all(root.join("ldtk/external")).unwrap();
+    for file in [
+        "external.ldtk",
+        "external/first.ldtkl",
+        "external/second.ldtkl",
+    ] {
+        std::fs::copy(from.join(file), root.join("ldtk").join(file)).unwrap();
+    }
+    // The same first level, kept in the project (as LDtk saves it by default).
+    let project = std::fs::read_to_string(from.join("external.ldtk")).unwrap();
+    let first = std::fs::read_to_string(from.join("external/first.ldtkl")).unwrap();
+    let inside = |level: &str| {
+        let at = project.find("\"levels\"").unwrap();
+        format!("{}\"levels\": [{level}]}}", &project[..at])
+    };
+    std::fs::write(root.join("ldtk/inside.ldtk"), inside(&first)).unwrap();
+    let mut app = level_app(root.to_str().unwrap());
+
+    apply(&mut app, "ldtk/inside.ldtk");
+    assert_eq!(
+        app.world().resource::<TileMap>().get(1, 1),
+        TileKind::OneWay
+    );
+    assert_eq!(count::<With<SpawnPoint>>(&mut app), 1);
+    // The one-way cells made solid, saved over the project.
+    let solid = first.replace("[1, 0, 0, 1, 1, 2, 2, 1,", "[1, 0, 0, 1, 1, 1, 1, 1,");
+    assert_ne!(solid, first, "the test's edit applies to the level file");
+    std::fs::write(root.join("ldtk/inside.ldtk"), inside(&solid)).unwrap();
+    wait_for_map(&mut app, |map| map.get(1, 1) == TileKind::Solid);
+    assert_eq!(count::<With<SpawnPoint>>(&mut app), 1, "its objects, once");
+
+    // A level of the project chosen by name: the project reloads when its level file changes.
+    apply(&mut app, "ldtk/external.ldtk#first");
+    assert_eq!(
+        app.world().resource::<TileMap>().get(1, 1),
+        TileKind::OneWay
+    );
+    std::fs::write(root.join("ldtk/external/first.ldtkl"), &solid).unwrap();
+    wait_for_map(&mut app, |map| map.get(1, 1) == TileKind::Solid);
     std::fs::remove_dir_all(&root).ok();
 }

@@ -9,10 +9,15 @@
 - levels/<name>.tmx for each levels/<name>.txt: the same tiles and objects, as a Tiled map
   (objects: spawn points, crates, sensors, platform paths), so both formats load to the same
   level (a test checks it).
+- levels/levels.ldtk: every levels/<name>.txt again, as the level <name> of one LDtk project
+  (an IntGrid layer "Collision" whose values are named by tile kind, an entity layer with
+  Spawn, Crate, Sensor and Platform entities), which loads to the same levels too.
 Only the standard library; run it again after editing a .txt level.
 """
+import json
 import os
 import struct
+import uuid
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -213,17 +218,200 @@ def tmx(text):
     )
 
 
+def iid(*names):
+    """A stable LDtk instance id (a UUID made from names, so regenerating changes nothing)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "bevy_platformer_physics/" + "/".join(names)))
+
+
+# The IntGrid values of the "Collision" layer: 1, 2, ... named by tile kind.
+INT_GRID = [kind for _, kind in KINDS]
+INT_GRID_VALUE = {ch: INT_GRID.index(kind) + 1 for ch, kind in
+                  [("#", "solid"), ("-", "one_way"), ("H", "ladder")]
+                  + [(slope[0], slope[1]) for slope in SLOPES]}
+ENTITY_LAYER, COLLISION_LAYER = 1, 2
+# (identifier, uid, size, render mode, colour, fields: (identifier, uid, LDtk type, array))
+ENTITIES = [
+    ("Spawn", 10, (16, 16), "Cross", "#59A0FF", []),
+    ("Crate", 11, (14, 14), "Rectangle", "#B67C42", []),
+    ("Sensor", 12, (40, 40), "Ellipse", "#63C74D", []),
+    ("Platform", 13, (48, 8), "Rectangle", "#969EAA",
+     [("path", 21, "F_Point", True), ("speed", 22, "F_Float", False),
+      ("one_way", 23, "F_Bool", False)]),
+]
+NAME_FIELD = ("name", 20, "F_String", False)
+FIELD_TYPES = {"F_String": "String", "F_Point": "Point", "F_Float": "Float", "F_Bool": "Bool"}
+
+
+def field_def(identifier, uid, kind, array):
+    shown = FIELD_TYPES[kind]
+    return {
+        "identifier": identifier, "doc": None,
+        "__type": f"Array<{shown}>" if array else shown, "uid": uid, "type": kind,
+        "isArray": array, "canBeNull": kind == "F_String", "arrayMinLength": None,
+        "arrayMaxLength": None, "editorDisplayMode": "PointPath" if array else "Hidden",
+        "editorDisplayScale": 1, "editorDisplayPos": "Above", "editorLinkStyle": "StraightArrow",
+        "editorDisplayColor": None, "editorAlwaysShow": False, "editorShowInWorld": True,
+        "editorCutLongValues": True, "editorTextSuffix": None, "editorTextPrefix": None,
+        "useForSmartColor": False, "exportToToc": False, "searchable": False, "min": None,
+        "max": None, "regex": None, "acceptFileTypes": None,
+        "defaultOverride": {"id": "V_Float", "params": [50]} if identifier == "speed" else None,
+        "textLanguageMode": None, "symmetricalRef": False, "autoChainRef": True,
+        "allowOutOfLevelRef": True, "allowedRefs": "Any", "allowedRefsEntityUid": None,
+        "allowedRefTags": [], "tilesetUid": None,
+    }
+
+
+def entity_def(identifier, uid, size, render, color, fields):
+    return {
+        "identifier": identifier, "uid": uid, "tags": [], "exportToToc": False,
+        "allowOutOfBounds": False, "doc": None, "width": size[0], "height": size[1],
+        "resizableX": True, "resizableY": True, "minWidth": None, "maxWidth": None,
+        "minHeight": None, "maxHeight": None, "keepAspectRatio": False, "tileOpacity": 1,
+        "fillOpacity": 0.3, "lineOpacity": 1, "hollow": False, "color": color,
+        "renderMode": render, "showName": True, "tilesetId": None, "tileRenderMode": "FitInside",
+        "tileRect": None, "uiTileRect": None, "nineSliceBorders": [], "maxCount": 0,
+        "limitScope": "PerLevel", "limitBehavior": "MoveLastOne", "pivotX": 0.5, "pivotY": 0.5,
+        "fieldDefs": [field_def(*f) for f in [NAME_FIELD] + fields],
+    }
+
+
+def layer_def(identifier, uid, kind, values):
+    return {
+        "__type": kind, "identifier": identifier, "type": kind, "uid": uid, "doc": None,
+        "uiColor": None, "gridSize": TILE, "guideGridWid": 0, "guideGridHei": 0,
+        "displayOpacity": 1, "inactiveOpacity": 0.6, "hideInList": False,
+        "hideFieldsWhenInactive": True, "canSelectWhenInactive": True,
+        "renderInWorldView": True, "pxOffsetX": 0, "pxOffsetY": 0, "parallaxFactorX": 0,
+        "parallaxFactorY": 0, "parallaxScaling": True, "requiredTags": [], "excludedTags": [],
+        "autoTilesKilledByOtherLayerUid": None, "uiFilterTags": [], "useAsyncRender": False,
+        "intGridValues": values, "intGridValuesGroups": [], "autoRuleGroups": [],
+        "autoSourceLayerDefUid": None, "tilesetDefUid": None, "tilePivotX": 0, "tilePivotY": 0,
+        "biomeFieldUid": None,
+    }
+
+
+def field_instance(identifier, uid, kind, array, value):
+    """A field's value as LDtk stores it: `__value` for readers, `realEditorValues` for the
+    editor."""
+    shown = FIELD_TYPES[kind]
+    if array:
+        editor = [{"id": "V_Point", "params": [p["cx"], p["cy"]]} for p in value]
+    else:
+        editor = [{"id": "V_" + shown, "params": [value]}]
+    return {"__identifier": identifier, "__type": f"Array<{shown}>" if array else shown,
+            "__value": value, "__tile": None, "defUid": uid, "realEditorValues": editor}
+
+
+def ldtk_level(name, text, uid, world_y):
+    """One LDtk level of an ASCII level (tile_size 16), with the ASCII loader's objects."""
+    lines = text.rstrip("\n").split("\n")
+    if lines[0].startswith("tile_size:"):
+        assert float(lines[0].split(":")[1]) == TILE, "the generator makes 16-unit maps"
+        lines = lines[1:]
+    width, height = max(len(l) for l in lines), len(lines)
+    csv, entities = [], []
+    for row, line in enumerate(lines):
+        for col, ch in enumerate(line.ljust(width, ".")):
+            csv.append(INT_GRID_VALUE.get(ch, 0))
+            if ch not in "PBGKVkv":
+                continue
+            identifier = {"P": "Spawn", "B": "Crate", "G": "Sensor"}.get(ch, "Platform")
+            _, def_uid, size, _, color, fields = next(e for e in ENTITIES if e[0] == identifier)
+            cx, cy = (col + 0.5) * TILE, (row + 0.5) * TILE  # its centre, y down
+            values = [field_instance(*NAME_FIELD, ch)]
+            if identifier == "Platform":
+                to = (col + 4, row) if ch in "Kk" else (col, row - 4)
+                values += [field_instance(*fields[0], [{"cx": to[0], "cy": to[1]}]),
+                           field_instance(*fields[1], 50.0),
+                           field_instance(*fields[2], ch.islower())]
+            entities.append({
+                "__identifier": identifier, "__grid": [col, row], "__pivot": [0.5, 0.5],
+                "__tags": [], "__tile": None, "__smartColor": color,
+                "__worldX": cx, "__worldY": world_y + cy,
+                "iid": iid(name, ch, str(col), str(row)), "width": size[0], "height": size[1],
+                "defUid": def_uid, "px": [cx, cy], "fieldInstances": values,
+            })
+
+    def layer(identifier, kind, def_uid, **data):
+        return {
+            "__identifier": identifier, "__type": kind, "__cWid": width, "__cHei": height,
+            "__gridSize": TILE, "__opacity": 1, "__pxTotalOffsetX": 0, "__pxTotalOffsetY": 0,
+            "__tilesetDefUid": None, "__tilesetRelPath": None, "iid": iid(name, identifier),
+            "levelId": uid, "layerDefUid": def_uid, "pxOffsetX": 0, "pxOffsetY": 0,
+            "visible": True, "optionalRules": [], "intGridCsv": [], "autoLayerTiles": [],
+            "seed": uid, "overrideTilesetUid": None, "gridTiles": [], "entityInstances": [],
+            **data,
+        }
+
+    return {
+        "identifier": name, "iid": iid(name), "uid": uid, "worldX": 0, "worldY": world_y,
+        "worldDepth": 0, "pxWid": width * TILE, "pxHei": height * TILE,
+        "__bgColor": "#40465B", "bgColor": None, "useAutoIdentifier": False, "bgRelPath": None,
+        "bgPos": None, "bgPivotX": 0.5, "bgPivotY": 0.5, "__smartColor": "#ADB4C9",
+        "__bgPos": None, "externalRelPath": None, "fieldInstances": [],
+        # LDtk lists a level's layers from the top one down.
+        "layerInstances": [
+            layer("Entities", "Entities", ENTITY_LAYER, entityInstances=entities),
+            layer("Collision", "IntGrid", COLLISION_LAYER, intGridCsv=csv),
+        ],
+        "__neighbours": [],
+    }
+
+
+def ldtk(levels):
+    """The LDtk project holding `levels` ((name, ASCII text) pairs), one above the other."""
+    values = [{"value": i + 1, "identifier": kind, "color": "#%02X%02X%02X" % tile_pixel(
+        (7 + i - 3 if i >= 3 else i) * TILE + 8, TILE - 3)[:3], "tile": None, "groupUid": 0}
+        for i, kind in enumerate(INT_GRID)]
+    placed, world_y = [], 0
+    for uid, (name, text) in enumerate(levels):
+        level = ldtk_level(name, text, uid, world_y)
+        placed.append(level)
+        world_y += level["pxHei"] + 4 * TILE
+    project = {
+        "__header__": {"fileType": "LDtk Project JSON", "app": "LDtk",
+                       "doc": "https://ldtk.io/json", "schema": "https://ldtk.io/files/JSON_SCHEMA.json",
+                       "appAuthor": "Sebastien 'deepnight' Benard", "appVersion": "1.5.3",
+                       "url": "https://ldtk.io"},
+        "iid": iid("project"), "jsonVersion": "1.5.3", "appBuildId": 473703,
+        "nextUid": 100, "identifierStyle": "Free", "toc": [], "worldLayout": "Free",
+        "worldGridWidth": 256, "worldGridHeight": 256, "defaultLevelWidth": 256,
+        "defaultLevelHeight": 256, "defaultPivotX": 0.5, "defaultPivotY": 0.5,
+        "defaultGridSize": TILE, "defaultEntityWidth": TILE, "defaultEntityHeight": TILE,
+        "bgColor": "#40465B", "defaultLevelBgColor": "#696A79", "minifyJson": False,
+        "externalLevels": False, "exportTiled": False, "simplifiedExport": False,
+        "imageExportMode": "None", "exportLevelBg": True, "pngFilePattern": None,
+        "backupOnSave": False, "backupLimit": 10, "backupRelPath": None,
+        "levelNamePattern": "Level_%idx", "tutorialDesc": None, "customCommands": [],
+        "flags": [],
+        "defs": {
+            "layers": [
+                layer_def("Entities", ENTITY_LAYER, "Entities", []),
+                layer_def("Collision", COLLISION_LAYER, "IntGrid", values),
+            ],
+            "entities": [entity_def(*e) for e in ENTITIES],
+            "tilesets": [], "enums": [], "externalEnums": [], "levelFields": [],
+        },
+        "levels": placed, "worlds": [], "dummyWorldIid": iid("world"),
+    }
+    return json.dumps(project, indent=1) + "\n"
+
+
 def main():
     png(os.path.join(ROOT, "sprites", "tiles.png"), COLUMNS * TILE, TILE, tile_pixel)
     levels = os.path.join(ROOT, "levels")
     with open(os.path.join(levels, "tiles.tsx"), "w") as f:
         f.write(tsx())
+    texts = []
     for name in sorted(os.listdir(levels)):
         if name.endswith(".txt"):
             with open(os.path.join(levels, name)) as f:
                 text = f.read()
             with open(os.path.join(levels, name[:-4] + ".tmx"), "w") as f:
                 f.write(tmx(text))
+            texts.append((name[:-4], text))
+    with open(os.path.join(levels, "levels.ldtk"), "w") as f:
+        f.write(ldtk(texts))
 
 
 if __name__ == "__main__":

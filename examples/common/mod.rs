@@ -1,6 +1,7 @@
 //! Shared by the windowed examples: sprites for tiles and bodies, the camera, and what their
 //! window tests use to read a screenshot and give a verdict.
 
+use bevy::asset::AssetMetaCheck;
 use bevy::prelude::*;
 use bevy_platformer_physics::prelude::*;
 use bevy_platformer_physics::tiles::SlopeTile;
@@ -214,6 +215,12 @@ pub fn window_plugins(title: &str) -> impl PluginGroup {
             ..default()
         })
         .set(ImagePlugin::default_nearest())
+        // No `.meta` files beside the assets: do not ask for them (on the web each would be a
+        // failed request, and some hosts answer it with an error page).
+        .set(AssetPlugin {
+            meta_check: AssetMetaCheck::Never,
+            ..default()
+        })
 }
 
 /// A 2D camera that fits the whole map in the window right of the debug panel.

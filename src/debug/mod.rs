@@ -1,4 +1,5 @@
-//! Debug overlays and the egui panel (cargo feature `debug`): see the tiles, the partition,
+//! Debug overlays and the egui panel (cargo feature `debug` on the desktop, `web` in a
+//! browser; both turn on `panel`): see the tiles, the partition,
 //! the pairs and every body's flags, and why a body did what it did.
 //!
 //! ```no_run

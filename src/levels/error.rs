@@ -42,6 +42,26 @@ pub enum LevelError {
         /// The value found.
         value: String,
     },
+    /// The file is not an LDtk project this plugin can read (malformed JSON, a missing field,
+    /// IntGrid layers of different grids or with an offset, a project without levels).
+    Ldtk {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: String,
+    },
+    /// A cell of an LDtk IntGrid layer holds a value whose identifier is not a tile kind
+    /// (or that has no identifier).
+    UnknownIntGridValue {
+        /// The file.
+        path: PathBuf,
+        /// The layer's identifier.
+        layer: String,
+        /// The value.
+        value: i64,
+        /// Its identifier in the layer's definition, if it has one.
+        identifier: Option<String>,
+    },
     /// An object whose class (type) is not `spawn`, `crate`, `sensor` or `platform`, or whose
     /// shape does not fit its class.
     UnknownObject {
@@ -79,6 +99,33 @@ impl core::fmt::Display for LevelError {
                  (expected \"solid\", \"one_way\", \"ladder\" or \"empty\")",
                 path.display()
             ),
+            LevelError::Ldtk { path, error } => {
+                write!(
+                    f,
+                    "level {}: not a usable LDtk project: {error}",
+                    path.display()
+                )
+            }
+            LevelError::UnknownIntGridValue {
+                path,
+                layer,
+                value,
+                identifier,
+            } => {
+                write!(
+                    f,
+                    "level {}: IntGrid layer {layer:?}: value {value} ",
+                    path.display()
+                )?;
+                match identifier {
+                    Some(name) => write!(f, "is named {name:?}")?,
+                    None => write!(f, "has no identifier")?,
+                }
+                write!(
+                    f,
+                    " (expected a tile kind: \"solid\", \"one_way\", \"ladder\", \"empty\" or a slope)"
+                )
+            }
             LevelError::UnknownObject { path, object, what } => {
                 write!(f, "level {}: object {object:?}: {what}", path.display())
             }

@@ -94,11 +94,29 @@ pub struct LevelApplied(pub AssetId<Level>);
 
 pub(super) fn build(app: &mut App) {
     app.add_message::<LevelApplied>()
-        .add_systems(PreUpdate, apply_level)
+        .add_systems(PreUpdate, (hold_level_file, apply_level).chain())
         .add_systems(
             FixedUpdate,
             move_platforms.before(PhysicsSystems::Integrate),
         );
+}
+
+/// Keeps the file of a current level chosen by label loaded (`levels.ldtk` for
+/// `levels.ldtk#demo`): Bevy reloads a changed file, and the levels in it, only while a handle to
+/// the file's own asset lives.
+fn hold_level_file(
+    current: Option<Res<CurrentLevel>>,
+    server: Res<AssetServer>,
+    mut held: Local<Option<Handle<Level>>>,
+) {
+    let Some(current) = current.filter(|c| c.is_changed()) else {
+        return;
+    };
+    *held = current
+        .0
+        .path()
+        .filter(|path| path.label().is_some())
+        .map(|path| server.load(path.without_label().into_owned()));
 }
 
 /// Makes the current level the world's when it is set, loaded or modified.

@@ -22,16 +22,16 @@ use bevy::asset::{AssetLoader, AssetPath, LoadContext};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use std::io::Cursor;
-use std::path::{Component as PathPart, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use ::tiled::{
     Error as TiledError, LayerType, Loader, Map, ObjectLayer, ObjectShape, Orientation,
     PropertyValue, ResourceReader, TileLayer,
 };
 
-use super::{Level, LevelError, LevelObject, ObjectKind, read_file};
+use super::{Level, LevelError, LevelObject, ObjectKind, kind_named, normalize, read_file};
 use crate::sensors::SensorShape;
-use crate::tiles::{TileKind, TileMap, TileMapError};
+use crate::tiles::{TileMap, TileMapError};
 
 /// Loads `.tmx` levels (see [the module](self)). The tilesets (and templates) the map refers
 /// to are read through the asset server, so a change to any of them reloads the map.
@@ -64,22 +64,6 @@ impl ResourceReader for Files {
             .map(|bytes| Cursor::new(bytes.clone()))
             .ok_or(NotRead(path))
     }
-}
-
-/// `path` without `.` and with each `..` taken back (`levels/../tilesets/a.tsx` is
-/// `tilesets/a.tsx`), as the asset server names files.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            PathPart::CurDir => {}
-            PathPart::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 impl AssetLoader for TiledLevelLoader {
@@ -346,57 +330,4 @@ fn place(
         });
     }
     Ok(())
-}
-
-/// The tile kind a Tiled `kind` property names: `solid`, `one_way`, `ladder`, `empty`, and the
-/// slopes in snake case (`slope_right`, `slope_left_low`, `ceiling_right_high`,
-/// `one_way_slope_left`, ...: [`TileKind`]'s variant names).
-fn kind_named(name: &str) -> Option<TileKind> {
-    use TileKind::*;
-    let kind = match name {
-        "solid" => Solid,
-        "one_way" => OneWay,
-        "ladder" => Ladder,
-        "empty" => Empty,
-        "slope_right" => SlopeRight,
-        "slope_left" => SlopeLeft,
-        "slope_right_low" => SlopeRightLow,
-        "slope_right_high" => SlopeRightHigh,
-        "slope_left_low" => SlopeLeftLow,
-        "slope_left_high" => SlopeLeftHigh,
-        "ceiling_right" => CeilingRight,
-        "ceiling_left" => CeilingLeft,
-        "ceiling_right_low" => CeilingRightLow,
-        "ceiling_right_high" => CeilingRightHigh,
-        "ceiling_left_low" => CeilingLeftLow,
-        "ceiling_left_high" => CeilingLeftHigh,
-        "one_way_slope_right" => OneWaySlopeRight,
-        "one_way_slope_left" => OneWaySlopeLeft,
-        "one_way_slope_right_low" => OneWaySlopeRightLow,
-        "one_way_slope_right_high" => OneWaySlopeRightHigh,
-        "one_way_slope_left_low" => OneWaySlopeLeftLow,
-        "one_way_slope_left_high" => OneWaySlopeLeftHigh,
-        _ => return None,
-    };
-    Some(kind)
-}
-
-#[cfg(test)]
-mod kind_tests {
-    use super::*;
-
-    #[test]
-    fn every_tile_kind_is_named_by_its_variant_in_snake_case() {
-        for (_, kind) in TileKind::CHARS {
-            let mut snake = String::new();
-            for (i, ch) in format!("{kind:?}").chars().enumerate() {
-                if ch.is_uppercase() && i > 0 {
-                    snake.push('_');
-                }
-                snake.push(ch.to_ascii_lowercase());
-            }
-            assert_eq!(kind_named(&snake), Some(kind), "{snake}");
-        }
-        assert_eq!(kind_named("slope"), None);
-    }
 }
