@@ -154,13 +154,7 @@ fn setup(
         said: String::new(),
     });
     commands.insert_resource(Tileset::load(&assets, &mut layouts));
-    commands.spawn((
-        Camera2d,
-        Projection::Orthographic(OrthographicProjection {
-            scale: 1.0 / ZOOM,
-            ..OrthographicProjection::default_2d()
-        }),
-    ));
+    commands.spawn(common::zoomed_camera(ZOOM));
 }
 
 /// Once the first level is applied, the character appears at its spawn point. (A level
@@ -172,20 +166,19 @@ fn spawn_character(
     leaders: Query<(), With<Leader>>,
     (tileset, size): (Res<Tileset>, Res<CharacterSize>),
 ) {
-    if applied.read().count() == 0 || !leaders.is_empty() {
-        return;
-    }
-    let Some(at) = spawns.iter().next() else {
-        warn!("the level has no spawn point");
+    let Some(at) = common::new_spawn_point(&mut applied, &spawns) else {
         return;
     };
+    if !leaders.is_empty() {
+        return;
+    }
     let picture = tileset.sprite(CHARACTER_SPRITE, size.0);
-    info!("the character appears at {}", at.translation.truncate());
+    info!("the character appears at {at}");
     commands.spawn((
         Player,
         Leader,
         Name::new("character"),
-        pictured_body(at.translation.truncate(), size.0 / 2.0, picture, PLAYER),
+        pictured_body(at, size.0 / 2.0, picture, PLAYER),
         TranslationInterpolation,
     ));
 }

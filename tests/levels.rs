@@ -204,7 +204,11 @@ fn a_game_that_reads_the_ldtk_project_with_its_own_loader_still_gets_our_levels_
         .load("levels/levels.ldtk");
     for _ in 0..2000 {
         app.update();
-        if app.world().resource::<Assets<OtherProject>>().contains(&other) {
+        if app
+            .world()
+            .resource::<Assets<OtherProject>>()
+            .contains(&other)
+        {
             break;
         }
         std::thread::sleep(Duration::from_millis(1));

@@ -317,7 +317,7 @@ def ldtk_level(name, text, uid, world_y):
                 continue
             identifier = {"P": "Spawn", "B": "Crate", "G": "Sensor"}.get(ch, "Platform")
             _, def_uid, size, _, color, fields = next(e for e in ENTITIES if e[0] == identifier)
-            cx, cy = (col + 0.5) * TILE, (row + 0.5) * TILE  # its centre, y down
+            cx, cy = col * TILE + TILE // 2, row * TILE + TILE // 2  # its centre, y down
             values = [field_instance(*NAME_FIELD, ch)]
             if identifier == "Platform":
                 to = (col + 4, row) if ch in "Kk" else (col, row - 4)
@@ -360,9 +360,14 @@ def ldtk_level(name, text, uid, world_y):
 
 def ldtk(levels):
     """The LDtk project holding `levels` ((name, ASCII text) pairs), one above the other."""
-    values = [{"value": i + 1, "identifier": kind, "color": "#%02X%02X%02X" % tile_pixel(
-        (7 + i - 3 if i >= 3 else i) * TILE + 8, TILE - 3)[:3], "tile": None, "groupUid": 0}
-        for i, kind in enumerate(INT_GRID)]
+    # Each value's colour in the editor: brick for solid tiles and slopes, plank for one-way
+    # tiles and slopes, wood for ladders.
+    def color(kind):
+        if kind == "ladder":
+            return "#AA783C"
+        return "#C49658" if kind.startswith("one_way") else "#A0623E"
+    values = [{"value": i + 1, "identifier": kind, "color": color(kind), "tile": None,
+               "groupUid": 0} for i, kind in enumerate(INT_GRID)]
     placed, world_y = [], 0
     for uid, (name, text) in enumerate(levels):
         level = ldtk_level(name, text, uid, world_y)

@@ -223,6 +223,33 @@ pub fn window_plugins(title: &str) -> impl PluginGroup {
         })
 }
 
+/// A 2D camera showing `zoom` screen pixels per world unit.
+pub fn zoomed_camera(zoom: f32) -> impl Bundle {
+    (
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection {
+            scale: 1.0 / zoom,
+            ..OrthographicProjection::default_2d()
+        }),
+    )
+}
+
+/// Where a character appears: the first spawn point of the level applied since the last call
+/// (`None` if no level was, or if it has no spawn point, which it warns about).
+pub fn new_spawn_point(
+    applied: &mut MessageReader<bevy_platformer_physics::levels::LevelApplied>,
+    spawns: &Query<&Transform, With<bevy_platformer_physics::levels::SpawnPoint>>,
+) -> Option<Vec2> {
+    if applied.read().count() == 0 {
+        return None;
+    }
+    let at = spawns.iter().next().map(|t| t.translation.truncate());
+    if at.is_none() {
+        warn!("the level has no spawn point");
+    }
+    at
+}
+
 /// A 2D camera that fits the whole map in the window right of the debug panel.
 pub fn camera_over(map: &TileMap, panel_width: f32) -> impl Bundle {
     let bounds = map.bounds();
