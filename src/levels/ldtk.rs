@@ -7,7 +7,9 @@
 //!   `assets.load("levels/levels.ldtk#demo")` loads the level `demo`; the file alone
 //!   (`levels/levels.ldtk`) is its first level. A project that saves its levels in separate
 //!   files (LDtk's "save levels to separate files") is read with them, and a change to any of
-//!   them reloads the project.
+//!   them reloads the project. (Set a level current as it starts loading: one loaded earlier and
+//!   made current later can miss the changes to its own file, though not those to the
+//!   project's.)
 //! - **Tiles**: every IntGrid layer counts. The map has the layers' cells (they must share one
 //!   grid size, and the grid is the tile size in world units); the level's bottom-left corner
 //!   is the world's origin, y up. A cell's value is named in the layer's definition, and the
