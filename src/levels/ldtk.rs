@@ -34,6 +34,15 @@
 //! A project that is not valid LDtk JSON, IntGrid layers of different grid sizes or with
 //! offsets, a value without a tile kind, an external level file that cannot be read, or a
 //! level too large for the partition fails with a [`LevelError`] naming the file.
+//!
+//! # Drawn with bevy_ecs_ldtk
+//!
+//! A game can draw the project with bevy_ecs_ldtk and take its collision from the same file:
+//! bevy_ecs_ldtk loads its `LdtkProject` by type, and [`LevelPlugin`](super::LevelPlugin)
+//! registers this loader after every plugin's `build`, so that a labelled path
+//! (`levels.ldtk#demo`) reaches it. With bevy_ecs_ldtk's `LevelSpawnBehavior::UseZeroTranslation`
+//! the level it draws sits where the physics puts the map. The repository's
+//! `bevy_ecs_ldtk_example` does this.
 
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoader, AssetPath, LoadContext};
