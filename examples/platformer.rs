@@ -49,12 +49,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_an
 use bevy_platformer_physics::debug::{DebugPlugin, body_at, cursor_world_position};
 use bevy_platformer_physics::interpolation::{InterpolationPlugin, TranslationInterpolation};
 use bevy_platformer_physics::levels::{
-    CurrentLevel, Level, LevelApplied, LevelCrate, LevelPlugin, PathPlatform, SpawnPoint, ascii,
+    CurrentLevel, Level, LevelApplied, LevelPlugin, SpawnPoint, ascii,
 };
 use bevy_platformer_physics::prelude::*;
-use common::{
-    CHARACTER_SPRITE, CRATE_SPRITE, PLATFORM_SPRITE, SpritesPlugin, Tileset, pictured_body,
-};
+use common::{CHARACTER_SPRITE, SpritesPlugin, Tileset, pictured_body};
 use drive::{Controls, drive};
 
 const TILE: f32 = 16.0;
@@ -67,8 +65,6 @@ const DEFAULT_LEVEL: &str = "levels/demo.tmx";
 /// The character's tint: its picture as drawn; clones are lighter.
 const PLAYER: Color = Color::WHITE;
 const CLONE: Color = Color::srgb(0.6, 0.8, 1.0);
-const PLATFORM: Color = Color::srgb(1.0, 0.75, 0.45);
-const LIFT: Color = Color::srgb(0.55, 0.9, 0.95);
 
 /// A body the keyboard drives (the character and its clones).
 #[derive(Component)]
@@ -122,7 +118,7 @@ fn main() -> AppExit {
             (
                 read_keyboard,
                 edit_tiles.run_if(not(egui_wants_any_pointer_input)),
-                (spawn_character, dress_level_bodies),
+                (spawn_character, common::dress_level_bodies),
                 follow_leader,
                 save_level,
                 (announce_goal, announce_landing),
@@ -183,36 +179,6 @@ fn spawn_character(
     ));
 }
 
-/// Draws what the level spawned with the tileset's pictures: crates, and platforms (the
-/// one-way ones tinted like the one-way tiles).
-#[allow(
-    clippy::type_complexity,
-    reason = "a system's queries: the bodies the level just spawned"
-)]
-fn dress_level_bodies(
-    mut commands: Commands,
-    tileset: Res<Tileset>,
-    crates: Query<(Entity, &Aabb), Added<LevelCrate>>,
-    platforms: Query<(Entity, &Aabb, Has<OneWayPlatform>), Added<PathPlatform>>,
-) {
-    for (entity, aabb) in &crates {
-        let picture = tileset.sprite(CRATE_SPRITE, aabb.size());
-        let look = pictured_body(aabb.center, aabb.half_extents, picture, Color::WHITE);
-        commands
-            .entity(entity)
-            .insert((look, TranslationInterpolation));
-    }
-    for (entity, aabb, one_way) in &platforms {
-        // The steel plate, tinted: the one-way ones like the one-way tiles.
-        let tint = if one_way { LIFT } else { PLATFORM };
-        let picture = tileset.sprite(PLATFORM_SPRITE, aabb.size());
-        let look = pictured_body(aabb.center, aabb.half_extents, picture, tint);
-        commands
-            .entity(entity)
-            .insert((look, TranslationInterpolation));
-    }
-}
-
 /// The camera follows the character, keeping it in the middle of the window right of the
 /// panel, and stays over the map.
 fn follow_leader(
@@ -224,26 +190,7 @@ fn follow_leader(
     let Some(drawn) = leader.iter().next().map(|t| t.translation.truncate()) else {
         return;
     };
-    // The view, in world units, and the part of it right of the panel.
-    let view = common::WINDOW / ZOOM;
-    let panel = PANEL / ZOOM;
-    let bounds = map.bounds();
-    let mut center = drawn - Vec2::new(panel / 2.0, 0.0);
-    for axis in 0..2 {
-        let (lo, hi) = (bounds.min[axis], bounds.max[axis]);
-        let half = view[axis] / 2.0;
-        // The panel's strip may hang over the map's left edge; the rest of the view may not.
-        let low_edge = if axis == 0 {
-            lo + half - panel
-        } else {
-            lo + half
-        };
-        center[axis] = if hi - low_edge < half {
-            (lo + hi) / 2.0 - if axis == 0 { panel / 2.0 } else { 0.0 }
-        } else {
-            center[axis].clamp(low_edge, hi - half)
-        };
-    }
+    let center = common::camera_following(drawn, &map, ZOOM, PANEL);
     camera.translation = center.extend(camera.translation.z);
 }
 

@@ -180,6 +180,42 @@ pub(crate) fn within_reach(a: (Vec2, Vec2), b: (Vec2, Vec2), reach: f32) -> bool
     gap.x <= 2.0 * reach && gap.y <= 2.0 * reach
 }
 
+/// Where a box (centre `center`, half extents `half`) that touches a convex shape (its
+/// `corners`) on the shape's side with outward unit `normal` meets it: the middle of the
+/// stretch the shape's side and the box's facing side share, or the single corner where only a
+/// corner touches. Corners within `tolerance` of the touching line count as on it.
+pub(crate) fn contact_point(
+    corners: &[Vec2],
+    center: Vec2,
+    half: Vec2,
+    normal: Vec2,
+    tolerance: f32,
+) -> Vec2 {
+    let boxed = [
+        center - half,
+        center + Vec2::new(half.x, -half.y),
+        center + half,
+        center + Vec2::new(-half.x, half.y),
+    ];
+    let reach = (corners.iter()).fold(f32::NEG_INFINITY, |r, p| r.max(p.dot(normal)));
+    let near = (boxed.iter()).fold(f32::INFINITY, |r, p| r.min(p.dot(normal)));
+    // The stretch along the line that the points on it cover.
+    let tangent = normal.perp();
+    let stretch = |points: &[Vec2], on: &dyn Fn(f32) -> bool| {
+        points
+            .iter()
+            .filter(|p| on(p.dot(normal)))
+            .map(|p| p.dot(tangent))
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), t| {
+                (lo.min(t), hi.max(t))
+            })
+    };
+    let shape = stretch(corners, &|d| d >= reach - tolerance);
+    let facing = stretch(&boxed, &|d| d <= near + tolerance);
+    let middle = (shape.0.max(facing.0) + shape.1.min(facing.1)) / 2.0;
+    normal * reach + tangent * middle
+}
+
 /// Where a moving point first enters a box, from [`sweep_point_box`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SweepHit {
@@ -192,6 +228,32 @@ pub struct SweepHit {
     pub normal_sign: f32,
     /// The coordinate of that face along `axis`.
     pub face: f32,
+}
+
+impl SweepHit {
+    /// How far a point moving from `p` by `d` travelled to this hit: from the face's
+    /// coordinate where it can, so a move along an axis onto a face at a whole number gives a
+    /// whole number.
+    #[inline]
+    pub(crate) fn distance(&self, p: Vec2, d: Vec2) -> f32 {
+        let length = d.length();
+        let along = self.axis.of(d) / length;
+        let exact = ((self.face - self.axis.of(p)) / along).abs();
+        if exact.is_finite() {
+            exact.min(length)
+        } else {
+            self.time * length
+        }
+    }
+
+    /// The outward normal of the face entered.
+    #[inline]
+    pub(crate) fn normal(&self) -> Vec2 {
+        match self.axis {
+            Axis::X => Vec2::new(self.normal_sign, 0.0),
+            Axis::Y => Vec2::new(0.0, self.normal_sign),
+        }
+    }
 }
 
 /// The time a point moving from `p` by `d` enters the box `[min, max]`, ignoring grazes.

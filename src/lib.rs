@@ -157,7 +157,8 @@
 //! | `CollisionStarted` / `CollisionEnded` | two bodies start / stop touching or overlapping: once per contact episode, also on despawn, in a deterministic order (`PhysicsConfig::collision_events = false` turns them off when nothing reads them) |
 //! | `SensorEntered` / `SensorExited` | a body comes into / leaves a `Sensor` (its `SensorContents`): once each, also when either is despawned |
 //!
-//! `SpatialQuery` (a system parameter) offers `point`, `rect` and `cast_segment`, filtered by
+//! `SpatialQuery` (a system parameter) offers `point`, `rect`, `cast_segment` and box casts
+//! (`cast_box`, `cast_box_hits`: a box swept as the tile collision sweeps a body), filtered by
 //! layers with `QueryFilter`.
 //!
 //! # Bodies against bodies, threads, determinism
@@ -288,6 +289,7 @@
 //! | `hot_reload` | no | `levels`, applied again when their file changes on disk |
 //! | `interpolation` | no | `interpolation::InterpolationPlugin`: bodies drawn between fixed steps |
 //! | `ggrs` | no | `ggrs::GgrsPhysicsPlugin`: rollback with bevy_ggrs |
+//! | `tnua` | no | `tnua::TnuaPlatformerPlugin`: this physics as the backend of the bevy-tnua (0.32) character controller |
 //! | `reference` | no | `reference::ReferencePhysicsPlugin`: the whole step written for reading, one body at a time; the plugin's fast path is tested against it bit for bit |
 //!
 //! # References
@@ -378,6 +380,8 @@ pub mod shapes;
 mod test_rng;
 pub mod tiles;
 pub mod timing;
+#[cfg(feature = "tnua")]
+pub mod tnua;
 mod writeback;
 
 pub use body::{Aabb, BodyState, BodySwitches, Kinematic, OldPosition, Velocity};

@@ -6,6 +6,7 @@ mod common;
 mod allocation;
 mod architecture;
 mod bad_input;
+mod box_casts;
 mod checksum;
 mod collision_events;
 mod corners;
@@ -45,6 +46,7 @@ mod slope_scenes;
 mod slopes;
 mod stacks;
 mod stepping;
+mod tnua;
 mod tunnelling;
 mod world;
 // `cargo test --features track_location --test main track_location` (CI runs it).

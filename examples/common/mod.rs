@@ -3,6 +3,8 @@
 
 use bevy::asset::AssetMetaCheck;
 use bevy::prelude::*;
+use bevy_platformer_physics::interpolation::TranslationInterpolation;
+use bevy_platformer_physics::levels::{LevelCrate, PathPlatform};
 use bevy_platformer_physics::prelude::*;
 use bevy_platformer_physics::tiles::SlopeTile;
 
@@ -10,6 +12,9 @@ pub const SOLID: Color = Color::srgb(0.36, 0.37, 0.45);
 pub const ONE_WAY: Color = Color::srgb(0.25, 0.7, 0.75);
 pub const LADDER: Color = Color::srgb(0.62, 0.42, 0.2);
 pub const BACKGROUND: Color = Color::srgb(0.07, 0.09, 0.18);
+/// Tints of the level's moving platforms: solid ones, and one-way ones (like one-way tiles).
+pub const PLATFORM: Color = Color::srgb(1.0, 0.75, 0.45);
+pub const LIFT: Color = Color::srgb(0.55, 0.9, 0.95);
 
 /// Marks the sprites drawn for the tile map.
 #[derive(Component)]
@@ -197,6 +202,63 @@ pub fn quiet_overlays() -> bevy_platformer_physics::debug::DebugOverlays {
         push_flags: false,
         ..default()
     }
+}
+
+/// Draws what the level spawned with the tileset's pictures: crates, and platforms (the
+/// one-way ones tinted like the one-way tiles).
+#[allow(
+    clippy::type_complexity,
+    reason = "a system's queries: the bodies the level just spawned"
+)]
+pub fn dress_level_bodies(
+    mut commands: Commands,
+    tileset: Res<Tileset>,
+    crates: Query<(Entity, &Aabb), Added<LevelCrate>>,
+    platforms: Query<(Entity, &Aabb, Has<OneWayPlatform>), Added<PathPlatform>>,
+) {
+    for (entity, aabb) in &crates {
+        let picture = tileset.sprite(CRATE_SPRITE, aabb.size());
+        let look = pictured_body(aabb.center, aabb.half_extents, picture, Color::WHITE);
+        commands
+            .entity(entity)
+            .insert((look, TranslationInterpolation));
+    }
+    for (entity, aabb, one_way) in &platforms {
+        // The steel plate, tinted: the one-way ones like the one-way tiles.
+        let tint = if one_way { LIFT } else { PLATFORM };
+        let picture = tileset.sprite(PLATFORM_SPRITE, aabb.size());
+        let look = pictured_body(aabb.center, aabb.half_extents, picture, tint);
+        commands
+            .entity(entity)
+            .insert((look, TranslationInterpolation));
+    }
+}
+
+/// Where a camera showing `zoom` screen pixels per world unit centres its view to follow a
+/// character drawn at `drawn`, keeping it in the middle of the window right of a panel
+/// `panel` screen pixels wide, without showing what lies beyond the map.
+pub fn camera_following(drawn: Vec2, map: &TileMap, zoom: f32, panel: f32) -> Vec2 {
+    // The view, in world units, and the part of it right of the panel.
+    let view = WINDOW / zoom;
+    let panel = panel / zoom;
+    let bounds = map.bounds();
+    let mut center = drawn - Vec2::new(panel / 2.0, 0.0);
+    for axis in 0..2 {
+        let (lo, hi) = (bounds.min[axis], bounds.max[axis]);
+        let half = view[axis] / 2.0;
+        // The panel's strip may hang over the map's left edge; the rest of the view may not.
+        let low_edge = if axis == 0 {
+            lo + half - panel
+        } else {
+            lo + half
+        };
+        center[axis] = if hi - low_edge < half {
+            (lo + hi) / 2.0 - if axis == 0 { panel / 2.0 } else { 0.0 }
+        } else {
+            center[axis].clamp(low_edge, hi - half)
+        };
+    }
+    center
 }
 
 /// The window size every example opens.

@@ -19,9 +19,70 @@
 
 use bevy::math::{IVec2, Vec2};
 
+use super::reach::PassThrough;
 use super::slope::{SlopeTile, cast_segment_slope};
+use super::sweep::{Contact, for_each_contact};
 use super::{TileKind, TileMap};
+use crate::geometry::contact_point;
 use crate::shapes::{BoxShape, cast_segment_box};
+
+/// A tile a box cast met, from [`box_tile_hits`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TileBoxHit {
+    /// The tile's coordinate.
+    pub(crate) tile: IVec2,
+    /// How far the box moved before it touched the tile.
+    pub(crate) distance: f32,
+    /// Outward normal of the tile's face or slope surface the box touched.
+    pub(crate) normal: Vec2,
+    /// Where they touch (the middle of the stretch they share).
+    pub(crate) point: Vec2,
+}
+
+/// Calls `f` for every tile that a box (centre `center`, half extents `half`) moving by
+/// `motion` touches on the way, once each, at its first contact, in no particular order. The
+/// contacts are the tile sweep's, for a body that neither drops through nor climbs: the open
+/// faces of solid tiles, the tops of one-way tiles and ladders met from above, slope surfaces
+/// (one-way slopes only from above), never a tile the box starts inside; `skin` is the sweep's
+/// tolerance. Nothing for a box that does not move or has a non-finite input or an extent that
+/// is not positive.
+pub(crate) fn box_tile_hits(
+    map: &TileMap,
+    center: Vec2,
+    half: Vec2,
+    motion: Vec2,
+    skin: f32,
+    mut f: impl FnMut(TileBoxHit),
+) {
+    let finite = center.is_finite() && half.is_finite() && motion.is_finite();
+    if !finite || half.cmple(Vec2::ZERO).any() || motion == Vec2::ZERO {
+        return;
+    }
+    let pass = PassThrough::default();
+    for_each_contact(map, center, half, motion, skin, pass, |tile, contact| {
+        let moved = center + motion * contact.time();
+        let (distance, normal, corners) = match contact {
+            Contact::Face(hit) => {
+                let (min, max) = map.tile_rect(tile.x, tile.y);
+                let rect = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
+                (hit.distance(center, motion), hit.normal(), (rect, 4))
+            }
+            Contact::Surface(hit, slope) => {
+                let polygon = slope.polygon();
+                let mut corners = [Vec2::ZERO; 4];
+                let n = polygon.corners().len();
+                corners[..n].copy_from_slice(polygon.corners());
+                (hit.time * motion.length(), hit.normal, (corners, n))
+            }
+        };
+        f(TileBoxHit {
+            tile,
+            distance,
+            normal,
+            point: contact_point(&corners.0[..corners.1], moved, half, normal, skin),
+        });
+    });
+}
 
 /// The tile a segment cast stopped at, from [`cast_segment_tiles`].
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -43,6 +43,7 @@ mod slope;
 mod sweep;
 mod system;
 
+pub(crate) use cast::box_tile_hits;
 pub use cast::{TileHit, cast_segment_tiles};
 pub use map::{TileKind, TileMap, TileMapError};
 pub use slope::{Polygon, Slope, SlopeShape, SlopeTile};

@@ -102,7 +102,7 @@ pub(super) enum Contact {
 
 impl Contact {
     #[inline]
-    fn time(self) -> f32 {
+    pub(super) fn time(self) -> f32 {
         match self {
             Self::Face(hit) => hit.time,
             Self::Surface(hit, _) => hit.time,
@@ -284,8 +284,29 @@ fn first_contact(
     skin: f32,
     pass: PassThrough,
 ) -> Option<Contact> {
-    let sweep = PointSweep::new(center, d);
     let mut best: Option<Contact> = None;
+    for_each_contact(map, center, half, d, skin, pass, |_, contact| {
+        if best.is_none_or(|b| contact.time() < b.time()) {
+            best = Some(contact);
+        }
+    });
+    best
+}
+
+/// Calls `f(tile, contact)` for every tile a box moving from `center` by `d` meets, at its
+/// first contact with it, in no particular order: open faces of solid tiles, the tops of
+/// the one-way tiles and ladder tops that `pass` holds, slope surfaces (one-way slopes only
+/// from above). Box casts list them all; the sweep keeps the earliest.
+pub(super) fn for_each_contact(
+    map: &TileMap,
+    center: Vec2,
+    half: Vec2,
+    d: Vec2,
+    skin: f32,
+    pass: PassThrough,
+    mut f: impl FnMut(IVec2, Contact),
+) {
+    let sweep = PointSweep::new(center, d);
     let (lo, hi) = swept_box(center, half, d, skin);
     for_each_tile(map, lo, hi, |x, y, kind| {
         if kind.is_slope()
@@ -301,9 +322,8 @@ fn first_contact(
             // not hit).
             if let Some(hit) = sweep_box_slope(center, half, d, &tile, skin)
                 && !(slope.one_way && hit.normal.y <= 0.0)
-                && best.is_none_or(|b| hit.time < b.time())
             {
-                best = Some(Contact::Surface(hit, tile));
+                f(IVec2::new(x, y), Contact::Surface(hit, tile));
             }
             return;
         }
@@ -332,13 +352,10 @@ fn first_contact(
         let hit = Some(entry.hit(true))
             .filter(usable)
             .or_else(|| Some(entry.hit(false)).filter(usable));
-        if let Some(hit) = hit
-            && best.is_none_or(|b| hit.time < b.time())
-        {
-            best = Some(Contact::Face(hit));
+        if let Some(hit) = hit {
+            f(IVec2::new(x, y), Contact::Face(hit));
         }
     });
-    best
 }
 
 #[cfg(test)]
