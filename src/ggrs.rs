@@ -39,6 +39,13 @@
 //! }
 //! ```
 //!
+//! Over a network, give the GGRS session an input delay of at least one frame
+//! (`SessionBuilder::with_input_delay`). At the start of a P2P session GGRS lets a peer run a
+//! whole prediction window ahead before the other's first input arrives, and bevy_ggrs keeps
+//! one snapshot fewer than a rollback to the first frame then needs (it panics, "Could not
+//! rollback to 0"); with a delay, the first frames' inputs are known to both peers and never
+//! rolled back to. The versus example and its two-peer test use two frames.
+//!
 //! A body's `Entity` may change when a rollback spawns it again (GGRS gives it a new id and
 //! keeps its [`RollbackId`]); the restore follows the ids, for the bodies, the sensors' contents
 //! and the contacts.

@@ -91,6 +91,8 @@
 //!    sensor drops through one-way surfaces while tnua ignores one it sees, and until its box
 //!    has left the one-way surfaces it overlaps: the backend sets its
 //!    [`BodySwitches::drop_through`] (a game does not set that switch on such a character).
+//!    A character with a `TnuaGravity` falls by it instead of the physics' gravity, whose
+//!    switch ([`BodySwitches::gravity`]) the backend turns off.
 //!
 //! # Tiles as entities
 //!
@@ -232,11 +234,6 @@ impl TnuaTileEntities {
     /// The entity standing for the tile map's solid tiles and slopes.
     pub fn map(&self) -> Entity {
         self.map
-    }
-
-    /// Whether `entity` stands for a group of one-way tiles.
-    pub fn is_platform(&self, entity: Entity) -> bool {
-        self.platforms.contains(&entity)
     }
 }
 
@@ -387,8 +384,7 @@ fn sense_proximity(
         for hit in hits.iter() {
             let (entity, ghost, velocity) = match hit.target {
                 HitTarget::Tile(tile) => {
-                    let entity = tiles.of(tile);
-                    (entity, tiles.is_platform(entity), Vec2::ZERO)
+                    (tiles.of(tile), tiles.groups.contains_key(&tile), Vec2::ZERO)
                 }
                 HitTarget::Body(body) => {
                     let Ok((velocity, body_layers, one_way, ghost, not_platform)) = met.get(body)
@@ -450,7 +446,7 @@ fn apply_motors(
             velocity.0 += change;
         }
         if let Some(gravity) = tnua_gravity {
-            // Its own gravity instead of the physics'.
+            // Its own gravity instead of the physics' (which stays off).
             if let Some(mut switches) = switches
                 && switches.gravity
             {

@@ -2,9 +2,6 @@
 //! lift, one-way tiles, a ladder, a sensor and two players) runs in GGRS's `SyncTestSession`,
 //! which rolls back and re-simulates frames all the time and compares their checksums.
 
-#[path = "../examples/versus/game.rs"]
-mod game;
-
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ggrs::prelude::*;
@@ -13,6 +10,7 @@ use bevy_platformer_physics::levels::LevelCrate;
 use bevy_platformer_physics::prelude::*;
 use core::time::Duration;
 
+use crate::game;
 use game::drive::Controls;
 use game::{Player, VersusConfig, VersusPlugin, input_bits};
 
@@ -26,26 +24,39 @@ struct Report {
     loads: usize,
 }
 
-/// The versus game in a sync test, at one GGRS frame per `update`.
-fn sync_test_app() -> App {
-    let session = SessionBuilder::<VersusConfig>::new()
-        .with_num_players(2)
-        .unwrap()
-        .with_check_distance(CHECK_DISTANCE)
-        .add_player(PlayerType::Local, 0)
-        .unwrap()
-        .add_player(PlayerType::Local, 1)
-        .unwrap()
-        .start_synctest_session()
-        .unwrap();
+/// The versus game headless with `session`, at one GGRS frame per `update` (when the session
+/// lets it go on).
+pub fn versus_app(session: Session<VersusConfig>) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, VersusPlugin))
         // A hair over a frame per update: one frame each time, never two.
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_nanos(
             1_000_000_000 / game::FPS as u64 + 1,
         )))
-        .insert_resource(Session::SyncTest(session))
-        .init_resource::<Report>()
+        .insert_resource(session);
+    app
+}
+
+/// A sync test of both players on this machine, going back `check_distance` frames at every
+/// frame.
+pub fn sync_test(check_distance: usize) -> Session<VersusConfig> {
+    let session = SessionBuilder::<VersusConfig>::new()
+        .with_num_players(2)
+        .unwrap()
+        .with_check_distance(check_distance)
+        .add_player(PlayerType::Local, 0)
+        .unwrap()
+        .add_player(PlayerType::Local, 1)
+        .unwrap()
+        .start_synctest_session()
+        .unwrap();
+    Session::SyncTest(session)
+}
+
+/// The versus game in a sync test on the scripted inputs, reporting mismatches and loads.
+fn sync_test_app() -> App {
+    let mut app = versus_app(sync_test(CHECK_DISTANCE));
+    app.init_resource::<Report>()
         .add_systems(ReadInputs, scripted_inputs)
         .add_systems(LoadWorld, |mut report: ResMut<Report>| report.loads += 1)
         .add_observer(
@@ -57,8 +68,8 @@ fn sync_test_app() -> App {
 }
 
 /// Both players run, jump, climb and drop through on a fixed script (a new move every 23 or 31
-/// frames).
-fn scripted_inputs(mut commands: Commands, frame: Res<RollbackFrameCount>) {
+/// frames): their input bits at `frame`.
+pub fn scripted_bits(frame: i32) -> [u8; 2] {
     let moves = [
         Controls {
             x: 1.0,
@@ -88,12 +99,14 @@ fn scripted_inputs(mut commands: Commands, frame: Res<RollbackFrameCount>) {
         },
         Controls::default(),
     ];
-    let at = |period: i32, offset: usize| {
-        moves[((frame.0 / period) as usize * 3 + offset) % moves.len()]
-    };
-    let mut inputs = bevy::platform::collections::HashMap::default();
-    inputs.insert(0, input_bits(at(23, 0)));
-    inputs.insert(1, input_bits(at(31, 4)));
+    let at =
+        |period: i32, offset: usize| moves[((frame / period) as usize * 3 + offset) % moves.len()];
+    [input_bits(at(23, 0)), input_bits(at(31, 4))]
+}
+
+fn scripted_inputs(mut commands: Commands, frame: Res<RollbackFrameCount>) {
+    let bits = scripted_bits(frame.0);
+    let inputs = (0..2).map(|player| (player, bits[player])).collect();
     commands.insert_resource(LocalInputs::<VersusConfig>(inputs));
 }
 

@@ -2,6 +2,12 @@
 //! links once, where a binary per file would link Bevy once each).
 
 mod common;
+// The versus example's game and its lossy network, for the GGRS tests.
+#[path = "../examples/versus/game.rs"]
+mod game;
+#[path = "../examples/versus/network.rs"]
+#[allow(dead_code, reason = "the wall clock is the versus example's")]
+mod network;
 
 mod allocation;
 mod architecture;
@@ -16,6 +22,7 @@ mod diagnostics;
 mod fit;
 mod ggrs;
 mod ghost;
+mod golden;
 mod gravity;
 mod interpolation;
 mod jumps;
@@ -27,6 +34,7 @@ mod maps;
 mod objects;
 mod one_way;
 mod order;
+mod p2p;
 mod pairs;
 mod partition;
 mod properties;

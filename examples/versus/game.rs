@@ -26,6 +26,11 @@ pub const DOWN: u8 = 8;
 /// GGRS frames per second (and physics steps).
 pub const FPS: usize = 60;
 
+/// Frames a player's input waits before it counts, over a network: fewer rollbacks, and no
+/// rollback to the first frame, which bevy_ggrs cannot make when the peer that started first is
+/// a full prediction window ahead (it keeps one snapshot fewer than that takes).
+pub const INPUT_DELAY: usize = 2;
+
 /// The level, as text.
 pub const LEVEL: &str = include_str!("../../assets/levels/versus.txt");
 
