@@ -180,6 +180,12 @@ pub(crate) fn within_reach(a: (Vec2, Vec2), b: (Vec2, Vec2), reach: f32) -> bool
     gap.x <= 2.0 * reach && gap.y <= 2.0 * reach
 }
 
+/// The corners of the rectangle `[min, max]`, counter-clockwise from `min`.
+#[inline]
+pub(crate) fn rect_corners(min: Vec2, max: Vec2) -> [Vec2; 4] {
+    [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)]
+}
+
 /// Where a box (centre `center`, half extents `half`) that touches a convex shape (its
 /// `corners`) on the shape's side with outward unit `normal` meets it: the middle of the
 /// stretch the shape's side and the box's facing side share, or the single corner where only a
@@ -191,12 +197,7 @@ pub(crate) fn contact_point(
     normal: Vec2,
     tolerance: f32,
 ) -> Vec2 {
-    let boxed = [
-        center - half,
-        center + Vec2::new(half.x, -half.y),
-        center + half,
-        center + Vec2::new(-half.x, half.y),
-    ];
+    let boxed = rect_corners(center - half, center + half);
     let reach = (corners.iter()).fold(f32::NEG_INFINITY, |r, p| r.max(p.dot(normal)));
     let near = (boxed.iter()).fold(f32::INFINITY, |r, p| r.min(p.dot(normal)));
     // The stretch along the line that the points on it cover.

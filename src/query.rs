@@ -16,7 +16,7 @@ use bevy::prelude::*;
 
 use crate::body::Aabb;
 use crate::config::PhysicsConfig;
-use crate::geometry::{contact_point, skin_at, sweep_point_box};
+use crate::geometry::{contact_point, rect_corners, skin_at, sweep_point_box};
 use crate::layers::{CollisionLayers, LayerMask};
 use crate::one_way::OneWayPlatform;
 use crate::partition::{CellRange, GridAreas, Partition, first_shared_cell};
@@ -354,13 +354,7 @@ impl SpatialQuery<'_, '_> {
             if normal != Vec2::Y && self.one_way.contains(entity) {
                 continue;
             }
-            let (bmin, bmax) = (aabb.min(), aabb.max());
-            let corners = [
-                bmin,
-                Vec2::new(bmax.x, bmin.y),
-                bmax,
-                Vec2::new(bmin.x, bmax.y),
-            ];
+            let corners = rect_corners(aabb.min(), aabb.max());
             let moved = center + motion * hit.time;
             f(CastHit {
                 target: HitTarget::Body(entity),

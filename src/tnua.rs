@@ -137,10 +137,12 @@ use bevy_tnua::{
 
 use crate::body::{Aabb, BodySwitches, Velocity};
 use crate::config::PhysicsConfig;
+use crate::geometry::skin_at;
 use crate::layers::CollisionLayers;
 use crate::one_way::OneWayPlatform;
 use crate::query::{CastHit, HitTarget, QueryFilter, SpatialQuery};
 use crate::schedule::PhysicsSystems;
+use crate::tiles::collide::overlaps_tile_where;
 use crate::tiles::{TileKind, TileMap};
 
 /// This physics as bevy-tnua's backend (see the [module](self)). Add it with tnua's
@@ -464,6 +466,7 @@ fn apply_motors(
 /// stand on (see the [module](self)).
 fn follow_ghost_choices(
     map: Res<TileMap>,
+    config: Res<PhysicsConfig>,
     space: SpatialQuery,
     sensors: Query<(&TnuaProximitySensor, &TnuaGhostSensor, &TnuaSensorOf)>,
     mut characters: Query<(Entity, &Aabb, &mut BodySwitches, Option<&TnuaToggle>)>,
@@ -476,33 +479,26 @@ fn follow_ghost_choices(
         if matches!(toggle, Some(TnuaToggle::Disabled | TnuaToggle::SenseOnly)) {
             continue;
         }
+        let skin = skin_at(config.contact_tolerance, aabb.center);
         let standing_on_ghost = sensor.output.as_ref().is_some_and(|o| {
             (ghosts.iter()).any(|g| g.entity == o.entity && g.proximity == o.proximity)
         });
         let ignoring_a_ghost = !ghosts.0.is_empty() && !standing_on_ghost;
         let dropping = ignoring_a_ghost
             || switches.drop_through
-                && (overlaps_pass_through_tiles(&map, aabb)
-                    || (space.rect(
-                        Rect::from_corners(aabb.min(), aabb.max()),
-                        QueryFilter::default().excluding(entity),
-                    ))
-                    .any(|body| one_way.contains(body)));
+                && (overlaps_tile_where(
+                    &map,
+                    aabb.center,
+                    aabb.half_extents,
+                    skin,
+                    passes_from_below,
+                ) || (space.rect(
+                    Rect::from_corners(aabb.min(), aabb.max()),
+                    QueryFilter::default().excluding(entity),
+                ))
+                .any(|body| one_way.contains(body)));
         if switches.drop_through != dropping {
             switches.drop_through = dropping;
         }
     }
-}
-
-/// Whether the box overlaps a one-way tile, a ladder or a one-way slope.
-fn overlaps_pass_through_tiles(map: &TileMap, aabb: &Aabb) -> bool {
-    let size = map.tile_size();
-    let last = IVec2::new(map.width() as i32, map.height() as i32) - IVec2::ONE;
-    let lo = ((aabb.min() - map.origin()) / size)
-        .floor()
-        .as_ivec2()
-        .max(IVec2::ZERO);
-    let hi = (((aabb.max() - map.origin()) / size).ceil().as_ivec2() - IVec2::ONE).min(last);
-    (lo.y..=hi.y)
-        .any(|y| (lo.x..=hi.x).any(|x| map.checked_get(x, y).is_some_and(passes_from_below)))
 }

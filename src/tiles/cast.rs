@@ -23,7 +23,7 @@ use super::reach::PassThrough;
 use super::slope::{SlopeTile, cast_segment_slope};
 use super::sweep::{Contact, for_each_contact};
 use super::{TileKind, TileMap};
-use crate::geometry::contact_point;
+use crate::geometry::{contact_point, rect_corners};
 use crate::shapes::{BoxShape, cast_segment_box};
 
 /// A tile a box cast met, from [`box_tile_hits`].
@@ -44,8 +44,8 @@ pub(crate) struct TileBoxHit {
 /// contacts are the tile sweep's, for a body that neither drops through nor climbs: the open
 /// faces of solid tiles, the tops of one-way tiles and ladders met from above, slope surfaces
 /// (one-way slopes only from above), never a tile the box starts inside; `skin` is the sweep's
-/// tolerance. Nothing for a box that does not move or has a non-finite input or an extent that
-/// is not positive.
+/// tolerance. The caller ([`SpatialQuery`](crate::SpatialQuery)'s box casts) gives a box with
+/// finite positive extents, finite and moving.
 pub(crate) fn box_tile_hits(
     map: &TileMap,
     center: Vec2,
@@ -54,17 +54,13 @@ pub(crate) fn box_tile_hits(
     skin: f32,
     mut f: impl FnMut(TileBoxHit),
 ) {
-    let finite = center.is_finite() && half.is_finite() && motion.is_finite();
-    if !finite || half.cmple(Vec2::ZERO).any() || motion == Vec2::ZERO {
-        return;
-    }
     let pass = PassThrough::default();
     for_each_contact(map, center, half, motion, skin, pass, |tile, contact| {
         let moved = center + motion * contact.time();
         let (distance, normal, corners) = match contact {
             Contact::Face(hit) => {
                 let (min, max) = map.tile_rect(tile.x, tile.y);
-                let rect = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
+                let rect = rect_corners(min, max);
                 (hit.distance(center, motion), hit.normal(), (rect, 4))
             }
             Contact::Surface(hit, slope) => {

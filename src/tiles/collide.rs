@@ -324,13 +324,24 @@ fn pressing_sides(map: &TileMap, center: Vec2, half: Vec2, skin: f32) -> u8 {
 
 /// Whether the box overlaps a tile of `kind` by more than `skin` on both axes.
 pub fn overlaps_kind(map: &TileMap, center: Vec2, half: Vec2, skin: f32, kind: TileKind) -> bool {
+    overlaps_tile_where(map, center, half, skin, |k| k == kind)
+}
+
+/// Whether the box overlaps a tile whose kind `is` accepts by more than `skin` on both axes.
+pub(crate) fn overlaps_tile_where(
+    map: &TileMap,
+    center: Vec2,
+    half: Vec2,
+    skin: f32,
+    is: impl Fn(TileKind) -> bool,
+) -> bool {
     let mut found = false;
     for_each_tile(
         map,
         center - half + skin,
         center + half - skin,
         |_, _, k| {
-            found |= k == kind;
+            found |= is(k);
         },
     );
     found
